@@ -65,7 +65,7 @@ fuzz: fuzz-build
 	scripts/fuzz.sh $(FUZZ_SECONDS)
 
 format:
-	clang-format -i $$(git ls-files '*.c' '*.h')
+	clang-format-16 -i $$(git ls-files '*.c' '*.h')
 
 clean:
 	rm -rf build

@@ -22,8 +22,9 @@ typedef struct game {
 static void spin(rill_app *app, void *user) {
     game *g = user;
     rill_transform *t = rill_world_transform_mut(rill_app_world(app), g->cube);
-    if (!t)
+    if (!t) {
         return;
+    }
     float a = (float)(rill_app_get_time(app)->elapsed * 3.14159265);
     t->rotation[0] = 0, t->rotation[1] = sinf(a * 0.5f), t->rotation[2] = 0;
     t->rotation[3] = cosf(a * 0.5f);
@@ -43,10 +44,12 @@ static void draw(rill_app *app, void *user) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2)
+    if (argc < 2) {
         return fprintf(stderr, "usage: game_loop PROJECT_OR_SCENE [FRAMES]\n"), 2;
-    if (!rill_window_display_available())
+    }
+    if (!rill_window_display_available()) {
         return printf("game_loop: no display (DISPLAY/WAYLAND_DISPLAY unset): skipped\n"), 0;
+    }
     long frames = argc > 2 ? strtol(argv[2], NULL, 10) : 0;
     game g = {0};
     rill_error err = {0};
@@ -75,8 +78,9 @@ int main(int argc, char **argv) {
         for (long f = 0; !rill_app_exit_requested(app) && (!frames || f < frames); f++) {
             rill_window_poll(g.window);
             if (rill_window_should_close(g.window) ||
-                rill_window_input(g.window)->key_pressed[RILL_KEY_ESCAPE])
+                rill_window_input(g.window)->key_pressed[RILL_KEY_ESCAPE]) {
                 break;
+            }
             rill_app_frame(app);
         }
         rill_app_set_render_hook(app, NULL, NULL);

@@ -52,18 +52,21 @@ static void spin(rill_app *app, void *user) {
         rill_transform *tr = rill_world_transform_mut(w, q.entity);
         float len =
             sqrtf(s->axis[0] * s->axis[0] + s->axis[1] * s->axis[1] + s->axis[2] * s->axis[2]);
-        if (!tr || len == 0.0f)
+        if (!tr || len == 0.0f) {
             continue;
+        }
         float half = (float)(s->speed * t * 3.14159265358979 / 360.0); /* half the angle, rad */
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < 3; i++) {
             tr->rotation[i] = s->axis[i] / len * sinf(half);
+        }
         tr->rotation[3] = cosf(half);
     }
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2)
+    if (argc < 2) {
         return fprintf(stderr, "usage: own_component SCENE [FRAMES] [OUT.png]\n"), 2;
+    }
     long frames = argc > 2 ? strtol(argv[2], NULL, 10) : 30;
     rill_error err = {0};
     /* 4. The scene: opened with the hook that registers Spinner before it is read. */
@@ -81,8 +84,9 @@ int main(int argc, char **argv) {
         rill_app *app = rill_content_app(c);
         rill_app_add_system(
             app, &(rill_system_desc){.name = "spin", .stage = RILL_STAGE_UPDATE, .fn = spin});
-        for (long f = 0; f < frames; f++)
+        for (long f = 0; f < frames; f++) {
             rill_app_frame(app);
+        }
         rill_world *w = rill_app_world(app);
         rill_query q = rill_world_query(w, &(rill_query_desc){.with = {SPINNER}});
         while (rill_query_next(&q)) {
@@ -98,12 +102,14 @@ int main(int argc, char **argv) {
             ok = rill_content_snapshot(c, &snap, &err) == RILL_OK &&
                  rill_renderer_render(r, &snap, &err) == RILL_OK &&
                  rill_renderer_write_png(r, argv[3], &err) == RILL_OK;
-            if (ok)
+            if (ok) {
                 printf("own_component: wrote %s\n", argv[3]);
+            }
         }
     }
-    if (!ok)
+    if (!ok) {
         fprintf(stderr, "own_component: %s\n", err.msg);
+    }
     rill_content_release(c);
     rill_renderer_destroy(r);
     rill_content_destroy(c);

@@ -8,8 +8,9 @@
 #include "rill/render.h"
 
 int main(int argc, char **argv) {
-    if (argc != 3)
+    if (argc != 3) {
         return fprintf(stderr, "usage: render_model MODEL_OR_SCENE OUT.png\n"), 2;
+    }
     rill_error err = {0};
     rill_content *content = rill_content_open(&(rill_content_desc){.input = argv[1]}, &err);
     rill_renderer *r = NULL;

@@ -6,7 +6,7 @@ pkgs=(
   build-essential cmake ninja-build pkg-config git
   libcmocka-dev libzstd-dev libxxhash-dev libcjson-dev libstb-dev libcglm-dev libmeshoptimizer-dev
   libode-dev liblua5.4-dev libglfw3-dev libvulkan-dev glslc libshaderc-dev mesa-vulkan-drivers vulkan-validationlayers
-  clang libclang-rt-14-dev clang-format
+  clang libclang-rt-14-dev clang-format-16
   assimp-testmodels xvfb xauth python3
 )
 # The Khronos glTF validator (npm package) for tests/gltf: optional, never fatal; without it the

@@ -18,26 +18,30 @@
 /* Parses all of s as a decimal integer in [min, max]. A sign is accepted only when min < 0, so
  * "-1" is refused for counts instead of wrapping to a huge value as strtoul would. */
 static inline bool rill_cli_parse_int(const char *s, long long min, long long max, long long *out) {
-    if (!s || !*s || (*s == '-' && min >= 0) || *s == '+' || *s == ' ')
+    if (!s || !*s || (*s == '-' && min >= 0) || *s == '+' || *s == ' ') {
         return false;
+    }
     char *end = NULL;
     errno = 0;
     long long v = strtoll(s, &end, 10);
-    if (errno != 0 || !end || *end != '\0' || v < min || v > max)
+    if (errno != 0 || !end || *end != '\0' || v < min || v > max) {
         return false;
+    }
     *out = v;
     return true;
 }
 
 /* Parses all of s as a finite number in [min, max]. */
 static inline bool rill_cli_parse_float(const char *s, double min, double max, float *out) {
-    if (!s || !*s || *s == ' ')
+    if (!s || !*s || *s == ' ') {
         return false;
+    }
     char *end = NULL;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno != 0 || !end || *end != '\0' || !isfinite(v) || v < min || v > max)
+    if (errno != 0 || !end || *end != '\0' || !isfinite(v) || v < min || v > max) {
         return false;
+    }
     *out = (float)v;
     return true;
 }
@@ -49,21 +53,25 @@ static inline bool rill_cli_parse_size(const char *s, uint32_t *w, uint32_t *h) 
     char side[8];
     long long a = 0, b = 0;
     if (!x || x == s || (size_t)(x - s) >= sizeof side || s[0] < '0' || s[0] > '9' || x[1] < '0' ||
-        x[1] > '9')
+        x[1] > '9') {
         return false;
+    }
     memcpy(side, s, (size_t)(x - s));
     side[x - s] = '\0';
-    if (!rill_cli_parse_int(side, 1, 16384, &a) || !rill_cli_parse_int(x + 1, 1, 16384, &b))
+    if (!rill_cli_parse_int(side, 1, 16384, &a) || !rill_cli_parse_int(x + 1, 1, 16384, &b)) {
         return false;
+    }
     *w = (uint32_t)a, *h = (uint32_t)b;
     return true;
 }
 
 /* Looks s up in the NULL-terminated `names`; returns its index, or -1. */
 static inline int rill_cli_enum(const char *s, const char *const *names) {
-    for (int i = 0; s && names[i]; i++)
-        if (strcmp(s, names[i]) == 0)
+    for (int i = 0; s && names[i]; i++) {
+        if (strcmp(s, names[i]) == 0) {
             return i;
+        }
+    }
     return -1;
 }
 
@@ -71,8 +79,9 @@ static inline int rill_cli_enum(const char *s, const char *const *names) {
 static inline void rill_cli_bad_enum(const char *cmd, const char *opt, const char *value,
                                      const char *const *names) {
     fprintf(stderr, "rill %s: bad %s '%s' (one of", cmd, opt, value);
-    for (int i = 0; names[i]; i++)
+    for (int i = 0; names[i]; i++) {
         fprintf(stderr, "%s %s", i ? "," : "", names[i]);
+    }
     fprintf(stderr, ")\n");
 }
 
@@ -97,12 +106,13 @@ static inline bool rill_cli_writable(const char *path, char *why, size_t cap) {
     }
     char dir[4096];
     const char *slash = strrchr(path, '/');
-    if (!slash)
+    if (!slash) {
         snprintf(dir, sizeof(dir), ".");
-    else if (slash == path)
+    } else if (slash == path) {
         snprintf(dir, sizeof(dir), "/");
-    else
+    } else {
         snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+    }
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         snprintf(why, cap, "%.400s: the folder %.400s does not exist", path, dir);
         return false;

@@ -55,11 +55,12 @@ bool rill_cli_debug_material(rill_content *c, rill_renderer *r, const rill_rende
         text, text_cap, "[material] %s (entity %u:%u) at %.1f m, channels 0x%llx\n",
         name ? name : "(unnamed)", index, gen, (double)hit.distance, (unsigned long long)mask);
     if (n < text_cap) {
-        if (described)
+        if (described) {
             rill_render_instance_info_text(&info, text + n, text_cap - n);
-        else
+        } else {
             snprintf(text + n, text_cap - n,
                      "not drawn as an instance of its own this frame (a static batch draws it)\n");
+        }
     }
     int k =
         snprintf(json, json_cap, "{\"pick\":[%.0f,%.0f],\"entity\":\"%u:%u\",\"name\":", (double)x,
@@ -71,12 +72,13 @@ bool rill_cli_debug_material(rill_content *c, rill_renderer *r, const rill_rende
         size_t e = 0;
         for (const char *p = name; p && *p && e + 7 < sizeof(esc); p++) {
             unsigned char ch = (unsigned char)*p;
-            if (ch == '"' || ch == '\\')
+            if (ch == '"' || ch == '\\') {
                 esc[e++] = '\\', esc[e++] = (char)ch;
-            else if (ch < 0x20)
+            } else if (ch < 0x20) {
                 e += (size_t)snprintf(esc + e, sizeof(esc) - e, "\\u%04x", ch);
-            else
+            } else {
                 esc[e++] = (char)ch;
+            }
         }
         esc[e] = 0;
         k = name ? snprintf(json + m, json_cap - m, "\"%s\"", esc)
@@ -90,12 +92,14 @@ bool rill_cli_debug_material(rill_content *c, rill_renderer *r, const rill_rende
         m += k > 0 ? (size_t)k : 0;
     }
     if (m < json_cap) {
-        if (described)
+        if (described) {
             m += rill_render_instance_info_json(&info, json + m, json_cap - m);
-        else
+        } else {
             m += (size_t)snprintf(json + m, json_cap - m, "null");
+        }
     }
-    if (m < json_cap)
+    if (m < json_cap) {
         snprintf(json + m, json_cap - m, "}");
+    }
     return true;
 }

@@ -186,8 +186,9 @@ typedef struct effect_place {
 static void effect_warn(void *user, size_t pos, const char *msg) {
     const effect_place *at = user;
     (void)pos;
-    if (at->warn)
+    if (at->warn) {
         fprintf(stderr, "warning: --effect '%s': %s.%s: %s\n", at->spec, at->type, at->field, msg);
+    }
 }
 
 /* One "field=value" (value up to len bytes) into obj; warn: print clamp warnings. */

@@ -26,8 +26,9 @@ uint64_t rill_cli_thread_cpu_ns(void) {
  * disk (faults, voluntary switches) or was preempted (involuntary switches). */
 rill_cli_thread_waits rill_cli_thread_waits_now(void) {
     struct rusage ru;
-    if (getrusage(RUSAGE_THREAD, &ru) != 0)
+    if (getrusage(RUSAGE_THREAD, &ru) != 0) {
         return (rill_cli_thread_waits){0};
+    }
     return (rill_cli_thread_waits){(uint64_t)ru.ru_majflt, (uint64_t)ru.ru_nvcsw,
                                    (uint64_t)ru.ru_nivcsw};
 }
@@ -180,14 +181,17 @@ static rill_content *open_content(const rill_cli_load_opts *opts) {
  * names components the engine lacks (read through the content's VFS, as the loader reads it). */
 static void add_plugin_components(const rill_cli_load_opts *opts, rill_content *c,
                                   rill_cli_plugin_components *pc) {
-    if (!opts->plugin_components)
+    if (!opts->plugin_components) {
         return;
+    }
     uint8_t *text = NULL;
     size_t size = 0;
     rill_error err = {0};
     const char *scene = rill_content_scene(c);
-    if (rill_vfs_read_all(rill_app_vfs(rill_content_app(c)), scene, &text, &size, &err) == RILL_OK)
+    if (rill_vfs_read_all(rill_app_vfs(rill_content_app(c)), scene, &text, &size, &err) ==
+        RILL_OK) {
         rill_cli_plugin_components_add(pc, c, scene, (const char *)text, size);
+    }
     rill_free(text); /* a file that does not read fails the load below, with its message */
 }
 

@@ -10,9 +10,11 @@
 #include "rill/channels.h"
 
 static const rill_cli_opt *find_opt(const rill_cli_parser *p, const char *a) {
-    for (uint32_t i = 0; i < p->opt_count; i++)
-        if (strcmp(a, p->opts[i].name) == 0)
+    for (uint32_t i = 0; i < p->opt_count; i++) {
+        if (strcmp(a, p->opts[i].name) == 0) {
             return &p->opts[i];
+        }
+    }
     return NULL;
 }
 
@@ -22,13 +24,15 @@ static bool parse_point(const rill_cli_opt *o, const char *v) {
     const char *comma = strchr(v, ',');
     char x_text[64];
     float x = 0.0f, y = 0.0f;
-    if (!comma || (size_t)(comma - v) >= sizeof x_text)
+    if (!comma || (size_t)(comma - v) >= sizeof x_text) {
         return false;
+    }
     memcpy(x_text, v, (size_t)(comma - v));
     x_text[comma - v] = '\0';
     if (!rill_cli_parse_float(x_text, o->min, o->max, &x) ||
-        !rill_cli_parse_float(comma + 1, o->min, o->max, &y))
+        !rill_cli_parse_float(comma + 1, o->min, o->max, &y)) {
         return false;
+    }
     *(float *)o->out = x;
     *(float *)o->out2 = y;
     return true;
@@ -37,12 +41,14 @@ static bool parse_point(const rill_cli_opt *o, const char *v) {
 /* A whole number in [min, max] into a uint32_t or uint64_t. */
 static bool parse_count(const rill_cli_opt *o, const char *v) {
     long long n = 0;
-    if (!rill_cli_parse_int(v, (long long)o->min, (long long)o->max, &n))
+    if (!rill_cli_parse_int(v, (long long)o->min, (long long)o->max, &n)) {
         return false;
-    if (o->kind == RILL_CLI_OPT_U32)
+    }
+    if (o->kind == RILL_CLI_OPT_U32) {
         *(uint32_t *)o->out = (uint32_t)n;
-    else
+    } else {
         *(uint64_t *)o->out = (uint64_t)n;
+    }
     return true;
 }
 
@@ -98,17 +104,19 @@ static int take_value(const rill_cli_parser *p, const rill_cli_opt *o, const cha
     }
     if (!ok) {
         char want[96];
-        if (o->want)
+        if (o->want) {
             snprintf(want, sizeof want, "%s", o->want);
-        else if (o->kind == RILL_CLI_OPT_SIZE)
+        } else if (o->kind == RILL_CLI_OPT_SIZE) {
             snprintf(want, sizeof want, "WxH, each in [1, 16384]");
-        else /* counts say their range */
+        } else { /* counts say their range */
             snprintf(want, sizeof want, "a count in [%.0f, %.0f]", o->min, o->max);
+        }
         fprintf(stderr, "rill %s: bad %s '%s' (want %s)\n", p->cmd, o->name, v, want);
         return 2;
     }
-    if (o->given)
+    if (o->given) {
         *o->given = true;
+    }
     return 0;
 }
 
@@ -127,15 +135,17 @@ int rill_cli_parse(const rill_cli_parser *p, int argc, char **argv) {
         }
         int fxa = p->effects ? rill_cli_effects_arg(p->effects, p->cmd, a, v) : 0;
         if (fxa != 0) { /* --effect, --plugins, --no-plugins */
-            if (fxa < 0)
+            if (fxa < 0) {
                 return 2;
+            }
             i += fxa == 1; /* the option's value */
             continue;
         }
         const rill_cli_opt *o = find_opt(p, a);
         if (!o) {
-            if (a[0] == '-' || !p->input || *p->input)
+            if (a[0] == '-' || !p->input || *p->input) {
                 return unexpected(p, a);
+            }
             *p->input = a;
             continue;
         }
@@ -147,8 +157,9 @@ int rill_cli_parse(const rill_cli_parser *p, int argc, char **argv) {
             i++;
         }
         int rc = take_value(p, o, v);
-        if (rc)
+        if (rc) {
             return rc;
+        }
     }
     return 0;
 }

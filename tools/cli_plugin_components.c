@@ -26,14 +26,16 @@ void rill_cli_plugin_components_add(rill_cli_plugin_components *pc, rill_content
                                     const char *file, const char *text, size_t size) {
     char dir[4096];
     if (!rill_cli_shipped_plugins_dir(dir, sizeof dir) ||
-        count_unknown(rill_content_world(c), file, text, size) == 0)
+        count_unknown(rill_content_world(c), file, text, size) == 0) {
         return;
+    }
     rill_renderer_desc rd = rill_renderer_query_defaults();
     rd.width = rd.height = 16;
     rill_error err = {0};
     if (!(pc->r = rill_renderer_create(&rd, &err)) ||
-        rill_cli_effects_attach(&pc->fx, pc->r, c, &err) != RILL_OK)
+        rill_cli_effects_attach(&pc->fx, pc->r, c, &err) != RILL_OK) {
         fprintf(stderr, "note: the shipped plugins' components are not known here: %s\n", err.msg);
+    }
 }
 
 void rill_cli_plugin_components_release_host(rill_cli_plugin_components *pc) {

@@ -37,8 +37,9 @@ static uint64_t mono_ns(void) {
 /* Waits on the condition until the monotonic time `until` at most (mu held). */
 static void wait_until(uint64_t until) {
     uint64_t now = mono_ns();
-    if (until <= now)
+    if (until <= now) {
         return;
+    }
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     uint64_t t = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + (until - now);
@@ -63,37 +64,42 @@ static void *watch(void *arg) {
         }
         uint64_t gen = P.gen, due = P.start_ns + PROGRESS_AFTER_NS;
         wait_until(due);
-        if (!P.stop && gen == P.gen && P.label[0] && !P.shown && mono_ns() >= due)
+        if (!P.stop && gen == P.gen && P.label[0] && !P.shown && mono_ns() >= due) {
             show_locked();
+        }
     }
     pthread_mutex_unlock(&P.mu);
     return NULL;
 }
 
 void rill_cli_progress_start(const char *prog) {
-    if (P.prog[0])
+    if (P.prog[0]) {
         return; /* a game named itself before `run` started */
+    }
     const char *env = getenv("RILL_PROGRESS");
     P.all = env && strcmp(env, "all") == 0;
     P.enabled = env ? (P.all || strcmp(env, "1") == 0) : isatty(STDERR_FILENO) != 0;
     snprintf(P.prog, sizeof P.prog, "%s", prog);
-    if (P.enabled && !P.all && !P.thread_up)
+    if (P.enabled && !P.all && !P.thread_up) {
         P.thread_up = pthread_create(&P.thread, NULL, watch, NULL) == 0;
+    }
 }
 
 /* Ends the current step (mu held): "done" with its time and result when it was shown. */
 static void end_locked(const char *result) {
-    if (P.label[0] && P.shown)
+    if (P.label[0] && P.shown) {
         fprintf(stderr, "%s: %s ... done in %.2f s%s%s\n", P.prog, P.label,
                 (double)(mono_ns() - P.start_ns) * 1e-9, result && result[0] ? ": " : "",
                 result ? result : "");
+    }
     P.label[0] = 0;
     P.shown = false;
 }
 
 void rill_cli_step(const char *fmt, ...) {
-    if (!P.enabled)
+    if (!P.enabled) {
         return;
+    }
     pthread_mutex_lock(&P.mu);
     end_locked(NULL);
     va_list ap;
@@ -102,15 +108,17 @@ void rill_cli_step(const char *fmt, ...) {
     va_end(ap);
     P.start_ns = mono_ns();
     P.gen++;
-    if (P.all)
+    if (P.all) {
         show_locked();
+    }
     pthread_cond_signal(&P.cv);
     pthread_mutex_unlock(&P.mu);
 }
 
 void rill_cli_step_done(const char *fmt, ...) {
-    if (!P.enabled)
+    if (!P.enabled) {
         return;
+    }
     char result[256] = "";
     if (fmt) {
         va_list ap;
@@ -125,15 +133,17 @@ void rill_cli_step_done(const char *fmt, ...) {
 }
 
 void rill_cli_progress_stop(void) {
-    if (!P.enabled)
+    if (!P.enabled) {
         return;
+    }
     pthread_mutex_lock(&P.mu);
     end_locked(NULL);
     P.stop = true;
     pthread_cond_signal(&P.cv);
     pthread_mutex_unlock(&P.mu);
-    if (P.thread_up)
+    if (P.thread_up) {
         pthread_join(P.thread, NULL);
+    }
     P.thread_up = false;
     P.stop = false;
     P.enabled = false;

@@ -15,12 +15,14 @@ static int parse_list(const char *v, float *out, int max) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         char part[64];
-        if (len >= sizeof part)
+        if (len >= sizeof part) {
             return -1;
+        }
         memcpy(part, p, len);
         part[len] = '\0';
-        if (!rill_cli_parse_float(part, -1e30, 1e30, &out[n++]))
+        if (!rill_cli_parse_float(part, -1e30, 1e30, &out[n++])) {
             return -1;
+        }
         p = comma ? comma + 1 : NULL;
     }
     return p ? -1 : n; /* p left: more parts than max */
@@ -48,8 +50,9 @@ bool rill_cli_wireframe_color(const char *cmd, const char *v, rill_render_wirefr
     float c[4] = {0};
     int n = v ? parse_list(v, c, 4) : -1;
     bool ok = n == 4 && c[3] > 0.0f && c[3] <= 1.0f;
-    for (int i = 0; ok && i < 3; i++)
+    for (int i = 0; ok && i < 3; i++) {
         ok = c[i] >= 0.0f && c[i] <= 100.0f;
+    }
     if (!ok) {
         fprintf(stderr,
                 "rill %s: bad --wireframe-color '%s' (want R,G,B,A: linear R, G, B in [0, 100], "
@@ -62,8 +65,9 @@ bool rill_cli_wireframe_color(const char *cmd, const char *v, rill_render_wirefr
 }
 
 void rill_cli_wireframe_apply(const rill_render_wireframe *given, rill_render_wireframe *snap) {
-    if (given->color[3] > 0.0f)
+    if (given->color[3] > 0.0f) {
         memcpy(snap->color, given->color, sizeof(snap->color));
+    }
     if (given->fade) {
         snap->fade = true;
         snap->fade_start = given->fade_start;

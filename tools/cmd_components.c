@@ -18,43 +18,50 @@ static void usage(FILE *f) {
 /* "vec3", "f32[4]", "enum". */
 static void type_text(const rill_field *f, char *buf, size_t cap) {
     uint32_t n = rill_field_count(f);
-    if (n > 1)
+    if (n > 1) {
         snprintf(buf, cap, "%s[%u]", rill_field_type_name(f->type), n);
-    else
+    } else {
         snprintf(buf, cap, "%s", rill_field_type_name(f->type));
+    }
 }
 
 /* "[0, 1]", ">= 0", "<= 10" or "". */
 static void range_text(const rill_field *f, char *buf, size_t cap) {
     bool lo = f->flags & RILL_FIELD_HAS_MIN, hi = f->flags & RILL_FIELD_HAS_MAX;
-    if (lo && hi)
+    if (lo && hi) {
         snprintf(buf, cap, "[%g, %g]", f->min, f->max);
-    else if (lo)
+    } else if (lo) {
         snprintf(buf, cap, ">= %g", f->min);
-    else if (hi)
+    } else if (hi) {
         snprintf(buf, cap, "<= %g", f->max);
-    else
+    } else {
         buf[0] = 0;
+    }
 }
 
 /* Enum names, runtime-only, and the doc line, joined with "; ". */
 static void notes_text(const rill_field *f, rill_strbuf *sb) {
     if (f->type == RILL_FIELD_ENUM && f->enum_count) {
         rill_strbuf_printf(sb, "one of");
-        for (uint32_t i = 0; i < f->enum_count; i++)
+        for (uint32_t i = 0; i < f->enum_count; i++) {
             rill_strbuf_printf(sb, "%s %s", i ? "," : "", f->enum_items[i].name);
+        }
     }
-    if (f->flags & RILL_FIELD_NO_SERIALIZE)
+    if (f->flags & RILL_FIELD_NO_SERIALIZE) {
         rill_strbuf_printf(sb, "%sruntime only (not saved)", sb->len ? "; " : "");
-    if (f->doc && f->doc[0])
+    }
+    if (f->doc && f->doc[0]) {
         rill_strbuf_printf(sb, "%s%s", sb->len ? "; " : "", f->doc);
+    }
 }
 
 static const char *type_flags_text(const rill_type_desc *t) {
-    if (t->flags & RILL_TYPE_MANAGED)
+    if (t->flags & RILL_TYPE_MANAGED) {
         return "maintained by the world (not added by hand, not saved)";
-    if (t->flags & RILL_TYPE_NO_SERIALIZE)
+    }
+    if (t->flags & RILL_TYPE_NO_SERIALIZE) {
         return "runtime only (not saved in scene files)";
+    }
     return NULL;
 }
 
@@ -64,10 +71,12 @@ static void print_component(const rill_type_desc *t, const char *module, bool md
     const char *flags = type_flags_text(t);
     if (md) {
         printf("### %s\n\n", t->name);
-        if (t->doc && t->doc[0])
+        if (t->doc && t->doc[0]) {
             printf("%s\n\n", t->doc);
-        if (flags)
+        }
+        if (flags) {
             printf("Note: %s.\n\n", flags);
+        }
         if (!t->field_count) {
             printf("No fields (a marker).\n\n");
             return;
@@ -87,11 +96,12 @@ static void print_component(const rill_type_desc *t, const char *module, bool md
         notes_text(f, &notes);
         const char *d = def.data ? def.data : "";
         const char *n = notes.data ? notes.data : "";
-        if (md)
+        if (md) {
             printf("| `%s` | %s | `%s` | %s | %s |\n", f->name, type, d, range, n);
-        else
+        } else {
             printf("  %-18s %-10s = %s%s%s%s%s\n", f->name, type, d, range[0] ? "  " : "", range,
                    n[0] ? "  " : "", n);
+        }
         rill_strbuf_free(&def);
         rill_strbuf_free(&notes);
     }
@@ -130,9 +140,10 @@ int rill_cmd_components(int argc, char **argv) {
         goto done;
     }
     size_t biggest = 16;
-    for (uint32_t id = 1; id <= rill_world_component_count(w); id++)
+    for (uint32_t id = 1; id <= rill_world_component_count(w); id++) {
         biggest =
             RILL_MAX(biggest, (size_t)rill_world_component_type(w, (rill_component){id})->size);
+    }
     obj = rill_calloc(1, biggest);
     if (!obj) {
         fprintf(stderr, "rill components: out of memory\n");
@@ -145,14 +156,16 @@ int rill_cmd_components(int argc, char **argv) {
             goto done;
         }
         const char *module = "";
-        for (uint32_t g = 0; g < ngroups; g++)
-            if (c.id >= groups[g].first.id && c.id < groups[g].first.id + groups[g].count)
+        for (uint32_t g = 0; g < ngroups; g++) {
+            if (c.id >= groups[g].first.id && c.id < groups[g].first.id + groups[g].count) {
                 module = groups[g].module;
+            }
+        }
         print_component(rill_world_component_type(w, c), module, md, obj);
         rc = 0;
         goto done;
     }
-    if (md)
+    if (md) {
         printf(
             "# Components\n\n"
             "Every component the engine registers, by module, from the reflection registry.\n"
@@ -164,12 +177,15 @@ int rill_cmd_components(int argc, char **argv) {
             "A quat field (a rotation) takes `(x, y, z, w)` or Euler angles in degrees,\n"
             "`euler(pitch, yaw, roll)`; cameras and lights face their -Z axis. Types:\n"
             "docs/formats/rsn.md, docs/scenes.md.\n\n");
+    }
     for (uint32_t g = 0; g < ngroups; g++) {
-        if (md)
+        if (md) {
             printf("## %s\n\n", groups[g].module);
-        for (uint32_t i = 0; i < groups[g].count; i++)
+        }
+        for (uint32_t i = 0; i < groups[g].count; i++) {
             print_component(rill_world_component_type(w, (rill_component){groups[g].first.id + i}),
                             groups[g].module, md, obj);
+        }
     }
     rc = 0;
 done:

@@ -179,15 +179,17 @@ static uint32_t gen_district(gen *g, uint32_t variant, uint32_t budget, rill_err
     uint32_t count = 0;
     rill_entity ground = put(g, 0, "Ground", 0, 0, 0, 0);
     char name[48], path[64], style[16] = "";
-    if (variant % g->styles) /* style 0 keeps the plain names (demo_assets.c) */
+    if (variant % g->styles) { /* style 0 keeps the plain names (demo_assets.c) */
         snprintf(style, sizeof style, "_s%u", variant % g->styles);
+    }
     snprintf(path, sizeof path, "models/ground%s.glb", style);
     add_model(g, ground, path);
     count++;
     /* One building per block, the middle blocks of variant 0 and 4 left as plazas. */
     for (uint32_t b = 0; b < 16u && count < budget; b++) {
-        if ((variant % 4u) == 0 && (b == 5 || b == 10))
+        if ((variant % 4u) == 0 && (b == 5 || b == 10)) {
             continue;
+        }
         float x = -75.0f + 50.0f * (float)(b % 4u), z = -75.0f + 50.0f * (float)(b / 4u);
         uint32_t kind = rng_u32(&s, 4);
         snprintf(name, sizeof name, "Building %u", b);
@@ -200,8 +202,9 @@ static uint32_t gen_district(gen *g, uint32_t variant, uint32_t budget, rill_err
          * buildings as ghosts (hidden > wireframe > ghost would make a context|ghost building a
          * wireframe). */
         rill_channel_mask cm = {RILL_CHANNEL_GHOST};
-        if (g->ids.channel_mask.id)
+        if (g->ids.channel_mask.id) {
             rill_world_add(g->w, e, g->ids.channel_mask, &cm);
+        }
         count++;
     }
     static const char *const props[] = {"models/tree.glb",  "models/lamp.glb", "models/tree.glb",
@@ -211,8 +214,9 @@ static uint32_t gen_district(gen *g, uint32_t variant, uint32_t budget, rill_err
         uint32_t k = rng_u32(&s, RILL_COUNTOF(props));
         float p[2];
         sidewalk_spot(&s, p);
-        if (k == 4)
+        if (k == 4) {
             p[1] += p[1] > 0 ? 3.0f : -3.0f; /* cars park on the street */
+        }
         rill_entity e = put(g, 0, NULL, p[0], 0, p[1], rng_float(&s, 0, 6.2831853f));
         add_model(g, e, props[k]);
         count++;
@@ -312,8 +316,9 @@ static rill_result write_heightmap(gen *g, const demo_terrain *t, uint32_t side,
     float half_city = 0.5f * (float)side * DEMO_DISTRICT_SIZE + 40.0f, harbour[4];
     harbour_rect(side, harbour);
     uint8_t *raw = rill_malloc((size_t)n * n * 2u);
-    if (!raw)
+    if (!raw) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "terrain.r16: out of memory");
+    }
     for (uint32_t z = 0; z < n; z++) {
         for (uint32_t x = 0; x < n; x++) {
             float wx = t->corner + (float)x * step, wz = t->corner + (float)z * step;
@@ -330,8 +335,9 @@ static rill_result write_heightmap(gen *g, const demo_terrain *t, uint32_t side,
     }
     char path[1024];
     rill_result r = out_path(path, sizeof path, g->out, "terrain.r16", err);
-    if (r == RILL_OK)
+    if (r == RILL_OK) {
         r = rill_file_write_all(path, raw, (size_t)n * n * 2u, err);
+    }
     if (r == RILL_OK) {
         g->bytes_written += (uint64_t)n * n * 2u;
         g->files_written++;
@@ -344,8 +350,9 @@ static uint32_t gen_terrain(gen *g, uint32_t side, float cam_x, float cam_z, ril
                             rill_result *res) {
     demo_terrain dt = demo_terrain_size(side);
     *res = write_heightmap(g, &dt, side, err);
-    if (*res != RILL_OK)
+    if (*res != RILL_OK) {
         return 0;
+    }
     rill_entity e =
         put(g, 0, "Terrain", dt.corner, DEMO_TERRAIN_FLAT - DEMO_HARBOUR_DEEP, dt.corner, 0);
     rill_component tc = rill_world_find_component(g->w, "Terrain");
@@ -396,8 +403,9 @@ static uint32_t gen_terrain(gen *g, uint32_t side, float cam_x, float cam_z, ril
  * surface DEMO_HARBOUR_LEVEL, bounded to the basin's rectangle, a light breeze along +X. */
 static uint32_t gen_harbour(gen *g, uint32_t side) {
     rill_component wc = rill_world_find_component(g->w, "Water");
-    if (!wc.id)
+    if (!wc.id) {
         return 0;
+    }
     float rect[4];
     harbour_rect(side, rect);
     rill_entity e = put(g, 0, "Harbour", 0.5f * (rect[0] + rect[1]), DEMO_HARBOUR_LEVEL,
@@ -433,8 +441,9 @@ static uint32_t gen_harbour(gen *g, uint32_t side) {
 uint32_t demo_gen_sky(demo_gen *g, float hide) {
     rill_component cc = rill_world_find_component(g->w, "Clouds");
     rill_component fc = rill_world_find_component(g->w, "DistanceFog");
-    if (!cc.id || !fc.id)
+    if (!cc.id || !fc.id) {
         return 0;
+    }
     rill_entity e = demo_gen_put(g, 0, "Sky", 0, 0, 0, 0);
     rill_render_clouds cl = rill_render_clouds_query_defaults();
     cl.coverage = 0.45f;
@@ -457,8 +466,9 @@ uint32_t demo_gen_sky(demo_gen *g, float hide) {
 static uint32_t gen_environment(gen *g) {
     rill_component gc = rill_world_find_component(g->w, "GlobalIllumination");
     rill_component sc = rill_world_find_component(g->w, "ScreenSpaceReflections");
-    if (!gc.id || !sc.id)
+    if (!gc.id || !sc.id) {
         return 0;
+    }
     rill_entity e = put(g, 0, "Environment", 0, 0, 0, 0);
     rill_render_global_illumination gi = rill_render_global_illumination_query_defaults();
     gi.quality = RILL_GI_SCREEN_SPACE;
@@ -484,20 +494,23 @@ static uint32_t gen_lobby(gen *g, float x, float z) {
      * 'Lobby camera'` */
     rill_entity cam = put(g, lobby, "Lobby camera", 0, 1.8f, 4.5f, 0);
     rill_transform *ct = rill_world_transform_mut(g->w, cam);
-    if (ct)
+    if (ct) {
         ct->rotation[0] = sinf(-0.2f), ct->rotation[1] = 0, ct->rotation[2] = 0,
         ct->rotation[3] = cosf(-0.2f);
+    }
     rill_camera c;
     rill_type_apply_defaults(rill_world_component_type(g->w, rill_world_builtin(g->w)->camera), &c);
     c.active = false;
     rill_world_add(g->w, cam, rill_world_builtin(g->w)->camera, &c);
-    if (!lp.id || !rs.id || !pc.id)
+    if (!lp.id || !rs.id || !pc.id) {
         return 3;
+    }
     /* the probe's box is the room inside its walls: the unit cube scaled to 10.4 x 5.1 x 10.4 */
     rill_entity probe = put(g, lobby, "Lobby probe", 0, 2.65f, 0, 0);
     rill_transform *t = rill_world_transform_mut(g->w, probe);
-    if (t)
+    if (t) {
         t->scale[0] = 10.4f, t->scale[1] = 5.1f, t->scale[2] = 10.4f;
+    }
     rill_light_probe l = {.falloff = 0.05f};
     rill_world_add(g->w, probe, lp, &l);
     rill_reflection_probe_source src = {.intensity = 1.0f, .capture = true};
@@ -573,8 +586,9 @@ static uint32_t gen_main(gen *g, uint32_t districts, rill_error *err, rill_resul
         count++;
     }
     count += gen_terrain(g, side, off + 60.0f, off + 160.0f, err, res);
-    if (*res != RILL_OK)
+    if (*res != RILL_OK) {
         return count;
+    }
     count += gen_harbour(g, side);
     count += gen_environment(g);
     count += demo_gen_sky(g, DEMO_UNLOAD_RADIUS + 60.0f); /* past the unload radius: no pop */
@@ -582,8 +596,9 @@ static uint32_t gen_main(gen *g, uint32_t districts, rill_error *err, rill_resul
     count += gen_lobby(g, off + 50.0f, off + 100.0f);
     /* Scripted life (demo_scripts.c): traffic, the gate's doors, day and night, a district on L. */
     *res = rill_demo_add_life(g->w, g->out, &(rill_demo_layout){side, districts, off}, &count, err);
-    if (*res != RILL_OK)
+    if (*res != RILL_OK) {
         return count;
+    }
     *res = save_roots(g, "main.rsn", err);
     return count;
 }
@@ -608,11 +623,13 @@ static rill_result generate(const char *out, uint32_t target, uint32_t *out_expe
     rill_result r;
     static const char *const dirs[] = {"districts", "models"};
     for (uint32_t i = 0; i < RILL_COUNTOF(dirs); i++) {
-        if ((r = out_path(path, sizeof(path), out, dirs[i], err)) != RILL_OK)
+        if ((r = out_path(path, sizeof(path), out, dirs[i], err)) != RILL_OK) {
             return r;
+        }
         rill_dir_remove_all(path, NULL);
-        if ((r = rill_dir_create_all(path, err)) != RILL_OK)
+        if ((r = rill_dir_create_all(path, err)) != RILL_OK) {
             return r;
+        }
     }
     if ((r = out_path(path, sizeof(path), out, "project.toml", err)) != RILL_OK ||
         (r = rill_file_write_all(path, PROJECT_TOML, strlen(PROJECT_TOML), err)) != RILL_OK) {
@@ -632,8 +649,9 @@ static rill_result generate(const char *out, uint32_t target, uint32_t *out_expe
     uint32_t sizes[DEMO_DISTRICT_VARIANTS];
     for (uint32_t v = 0; v < g->variants; v++) {
         sizes[v] = gen_district(g, v, per, err, &r);
-        if (r != RILL_OK)
+        if (r != RILL_OK) {
             return r;
+        }
     }
     uint32_t districts = RILL_MAX((target + per - 1u) / per, 1u);
     uint32_t own = gen_main(g, districts, err, &r);
@@ -664,13 +682,16 @@ static float demo_layout(rill_world *w, float center[2]) {
     rill_component inst = rill_world_find_component(w, "SceneInstance");
     uint32_t districts = 0;
     rill_entity e;
-    for (uint32_t it = 0; rill_world_entity_next(w, &it, &e);)
-        if (!rill_world_get_parent(w, e) && rill_world_has(w, e, inst))
+    for (uint32_t it = 0; rill_world_entity_next(w, &it, &e);) {
+        if (!rill_world_get_parent(w, e) && rill_world_has(w, e, inst)) {
             districts++;
+        }
+    }
     uint32_t side = (uint32_t)ceil(sqrt((double)RILL_MAX(districts, 1u)));
     uint32_t mid = (side / 2u) * side + side / 2u;
-    if (mid >= districts)
+    if (mid >= districts) {
         mid = 0;
+    }
     center[0] = ((float)(mid % side) - (float)(side - 1u) * 0.5f) * DEMO_DISTRICT_SIZE;
     center[1] = ((float)(mid / side) - (float)(side - 1u) * 0.5f) * DEMO_DISTRICT_SIZE;
     return (float)side * DEMO_DISTRICT_SIZE;
@@ -801,8 +822,9 @@ static int demo_render_headless(rill_app *app, const demo_render_opts *o) {
                st.draw_calls, (unsigned long long)st.triangles, snap.light_count,
                (double)(rill_time_ns() - v0) * 1e-9);
         printf("  gpu ms:");
-        for (uint32_t i = 0; i < st.pass_count; i++)
+        for (uint32_t i = 0; i < st.pass_count; i++) {
             printf(" %s %.1f", st.pass_names[i], st.pass_gpu_ms[i]);
+        }
         printf("\n");
         if (st.validation_messages) {
             fprintf(stderr, "error: rill demo: %u validation messages\n", st.validation_messages);
@@ -855,8 +877,9 @@ static int demo_on_loaded(rill_app *app, void *user) {
             return rc;
         }
     }
-    if (o->window)
+    if (o->window) {
         return demo_window(app, o);
+    }
     return 0;
 }
 
@@ -900,14 +923,16 @@ static rill_result generate_region(demo_gen *g, uint32_t km, float density, cons
     demo_region_result rr;
     uint64_t t0 = rill_time_ns();
     rill_result r = demo_gen_out_path(fly_path, sizeof fly_path, out, "fly_path.json", err);
-    if (r == RILL_OK)
+    if (r == RILL_OK) {
         r = demo_region_generate(g, km, density, fly_path, &rr, err);
-    if (r == RILL_OK)
+    }
+    if (r == RILL_OK) {
         printf("generated region: %u x %u km, %llu entities in the world, %u streamed districts "
                "(%u city core, %u suburb, %u countryside), %u scene files, %.1f MB, %.2f s\n",
                km, km, (unsigned long long)rr.entities, rr.districts, rr.cores, rr.suburbs,
                rr.country, g->files_written, (double)g->bytes_written / 1e6,
                (double)(rill_time_ns() - t0) * 1e-9);
+    }
     return r;
 }
 
@@ -972,8 +997,9 @@ int rill_cmd_demo(int argc, char **argv) {
     /* Progress lines reach a pipe or a log as they are printed. */
     setvbuf(stdout, NULL, _IOLBF, 0);
     int prc = rill_cli_parse(&p, argc, argv);
-    if (prc)
+    if (prc) {
         return prc < 0 ? 0 : prc;
+    }
     if (ro.frames && !ro.window) {
         fprintf(stderr, "rill demo: --frames is a viewer option: it needs --window (the headless "
                         "pictures are one frame each; --fly-frames N limits the fly-through)\n");
@@ -1018,11 +1044,12 @@ int rill_cmd_demo(int argc, char **argv) {
         fprintf(stderr, "error: writing the demo: %s\n", err.msg);
         return 1;
     }
-    if (!km)
+    if (!km) {
         printf("generated demo: %u entities in the world, %u streamed districts (%u kinds), %u "
                "scene files, %.1f MB, %.2f s\n",
                expected, districts, g.variants, g.files_written, (double)g.bytes_written / 1e6,
                (double)(rill_time_ns() - t0) * 1e-9);
+    }
     if (!load) {
         return 0;
     }

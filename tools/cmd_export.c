@@ -142,8 +142,9 @@ static bool check_input(const char *path, const uint8_t *data, size_t size, void
                         rill_error *err) {
     (void)user;
     size_t n = strlen(path);
-    if (n < 4 || !rill_str_ieq(path + n - 4, ".lua"))
+    if (n < 4 || !rill_str_ieq(path + n - 4, ".lua")) {
         return true;
+    }
     return rill_scripts_check_source(path, (const char *)data, size, err) == RILL_OK;
 }
 

@@ -91,8 +91,9 @@ static int parse(int argc, char **argv, fly_opts *o) {
     };
     const rill_cli_parser p = {"fly", opts, RILL_COUNTOF(opts), &o->input, NULL, usage};
     int rc = rill_cli_parse(&p, argc, argv);
-    if (rc)
+    if (rc) {
         return rc;
+    }
     if (!o->input || !o->out) {
         fprintf(stderr, "rill fly: %s\n",
                 !o->input ? "PROJECT or PACK required" : "--out DIR required");
@@ -110,8 +111,9 @@ static int parse(int argc, char **argv, fly_opts *o) {
 /* >>main -------------------------------------------------------------------------------------- */
 
 static bool make_dir(const char *dir) {
-    if (mkdir(dir, 0777) == 0 || errno == EEXIST)
+    if (mkdir(dir, 0777) == 0 || errno == EEXIST) {
         return true;
+    }
     return false;
 }
 
@@ -129,38 +131,47 @@ static int fly_setup(fly_run *run, rill_error *err) {
         .input = run->o.input, .pack = run->o.pack, .worker_count = run->o.workers};
     rill_cli_content_hooks(&cd);
     run->content = rill_content_open(&cd, err);
-    if (!run->content)
+    if (!run->content) {
         return 1;
+    }
     rill_renderer_desc d;
     memset(&d, 0, sizeof d);
     rill_content_renderer_desc(run->content, &d);
     d.vsync = false;
     d.width = run->o.w, d.height = run->o.h;
-    if (run->o.gpu_cull)
+    if (run->o.gpu_cull) {
         d.debug_flags |= RILL_RENDER_DEBUG_GPU_CULL;
-    if (run->o.render_thread)
+    }
+    if (run->o.render_thread) {
         d.render_thread = true;
-    if (run->o.no_occlusion)
+    }
+    if (run->o.no_occlusion) {
         d.debug_flags |= RILL_RENDER_DEBUG_NO_OCCLUSION;
+    }
     if (run->o.window) {
         rill_window_desc wd = {
             .title = "rill fly", .width = run->o.w, .height = run->o.h, .fixed_size = true};
-        if (!(run->win = rill_window_create(&wd, err)))
+        if (!(run->win = rill_window_create(&wd, err))) {
             return 1;
+        }
         d.glfw_window = rill_window_glfw(run->win);
     }
-    if (!(run->r = rill_renderer_create(&d, err)))
+    if (!(run->r = rill_renderer_create(&d, err))) {
         return 1;
+    }
     rill_renderer_settings rset;
     rill_renderer_get_settings(run->r, &rset);
     run->threaded = rset.render_thread; /* --render-thread or [rendering] render_thread */
-    if (rill_content_load(run->content, run->r, err) != RILL_OK)
+    if (rill_content_load(run->content, run->r, err) != RILL_OK) {
         return 1;
+    }
     rill_app *app = rill_content_app(run->content);
-    if (rill_app_get_run_mode(app) != RILL_RUN_MODE_GAME)
+    if (rill_app_get_run_mode(app) != RILL_RUN_MODE_GAME) {
         rill_app_set_run_mode(app, RILL_RUN_MODE_GAME);
-    if (run->o.heatmap)
+    }
+    if (run->o.heatmap) {
         rill_render_assets_set_texture_heatmap(fly_assets(run), true);
+    }
     if (run->o.no_hlod) {
         rill_stream_hlod_settings hs = rill_stream_get_hlod(rill_app_stream(app));
         hs.enabled = false;
@@ -185,10 +196,12 @@ static int fly_setup(fly_run *run, rill_error *err) {
                     : 30.0f;
     }
     double duration = fly_time_path(run->keys, run->nkeys, speed);
-    if (!fly_path_times_ok(run, speed, duration, err))
+    if (!fly_path_times_ok(run, speed, duration, err)) {
         return 1;
-    if (!run->o.frames)
+    }
+    if (!run->o.frames) {
         run->o.frames = (uint64_t)ceil(duration / FLY_DT) + 1u;
+    }
     run->frames = calloc(run->o.frames + FLY_SETTLE_MAX, sizeof(fly_frame));
     run->jsonl = fopen(fly_out_path(run, "frames.jsonl"), "w");
     if (!run->frames || !run->jsonl) {
@@ -260,9 +273,11 @@ static uint64_t loaded_set(fly_run *run, rill_app *app) {
     }
     n = run->inst ? rill_stream_instances(s, run->inst, RILL_MIN(n, run->inst_cap)) : 0;
     uint64_t sum = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (run->inst[i].state == RILL_INSTANCE_LOADED)
+    for (uint32_t i = 0; i < n; i++) {
+        if (run->inst[i].state == RILL_INSTANCE_LOADED) {
             sum += rill_hash64(&run->inst[i].root, sizeof run->inst[i].root);
+        }
+    }
     return sum;
 }
 
@@ -274,10 +289,12 @@ static double stream_cpu_ms(const rill_app *app) {
     rill_system_timing t[64];
     uint32_t n = RILL_MIN(rill_app_system_timings(app, t, RILL_COUNTOF(t)), RILL_COUNTOF(t));
     uint64_t ns = 0;
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         if (!strcmp(t[i].name, "rill.scenes") || !strcmp(t[i].name, "rill.stream") ||
-            !strcmp(t[i].name, "rill.models"))
+            !strcmp(t[i].name, "rill.models")) {
             ns += t[i].cpu_ns;
+        }
+    }
     return (double)ns / 1e6;
 }
 
@@ -293,8 +310,9 @@ static uint64_t resident_bytes(void) {
     FILE *f = fopen("/proc/self/statm", "r");
     unsigned long long size = 0, rss = 0;
     bool ok = f && fscanf(f, "%llu %llu", &size, &rss) == 2;
-    if (f)
+    if (f) {
         fclose(f);
+    }
     long page = sysconf(_SC_PAGESIZE);
     return ok && page > 0 ? (uint64_t)rss * (uint64_t)page : 0;
 }
@@ -313,8 +331,9 @@ static void fly_row_begin(fly_run *run, uint64_t f, double t, const rill_stream_
 /* The waiting frame's render statistics (rs: that frame's) and its line. */
 static void fly_row_finish(fly_run *run, const rill_render_stats *rs) {
     fly_row *row = &run->row;
-    if (!row->pending)
+    if (!row->pending) {
         return;
+    }
     row->pending = false;
     fly_frame *fr = &run->frames[row->f];
     bool rendered = !run->o.no_render;
@@ -326,20 +345,25 @@ static void fly_row_finish(fly_run *run, const rill_render_stats *rs) {
     uint64_t streamed = RILL_MIN(row->tx.decisions.resident_bytes, fr->texture_bytes);
     fr->texture_bytes_full = fr->texture_bytes - streamed + row->tx.decisions.all_full_bytes;
     double gpu_ms = 0.0;
-    for (uint32_t i = 0; rendered && i < rs->pass_count; i++)
+    for (uint32_t i = 0; rendered && i < rs->pass_count; i++) {
         gpu_ms += rs->pass_gpu_ms[i];
-    if (rendered)
+    }
+    if (rendered) {
         row->fc.draws = rs->draw_calls;
-    if (row->f < run->o.frames)
+    }
+    if (row->f < run->o.frames) {
         fly_write_frame_keys(run->jsonl, row, fr, gpu_ms, rs);
+    }
 }
 
 /* With a render thread, the last frame's line waits for the thread to finish it. */
 static int fly_flush_row(fly_run *run, rill_error *err) {
-    if (!run->row.pending)
+    if (!run->row.pending) {
         return 0;
-    if (run->r && rill_renderer_sync(run->r, err) != RILL_OK)
+    }
+    if (run->r && rill_renderer_sync(run->r, err) != RILL_OK) {
         return 1;
+    }
     rill_render_stats rs;
     rill_renderer_stats(run->r, &rs);
     fly_row_finish(run, &rs);
@@ -353,8 +377,9 @@ static bool add_extra_cameras(fly_run *run, rill_world *w, rill_entity cam) {
     uint32_t n = run->o.cameras;
     rill_component cc = rill_world_builtin(w)->camera;
     rill_camera *main_cam = rill_world_get(w, cam, cc);
-    if (n < 2 || !main_cam)
+    if (n < 2 || !main_cam) {
         return true;
+    }
     main_cam->is_default = true;
     rill_camera copy = *main_cam;
     float width = 1.0f / (float)n;
@@ -363,15 +388,17 @@ static bool add_extra_cameras(fly_run *run, rill_world *w, rill_entity cam) {
     for (uint32_t k = 1; k < n; k++) {
         rill_entity e = rill_world_spawn(w);
         rill_transform tr = {.scale = {1, 1, 1}, .rotation = {0, 0, 0, 1}};
-        if (!e || !rill_world_add(w, e, RILL_COMPONENT_TRANSFORM, &tr))
+        if (!e || !rill_world_add(w, e, RILL_COMPONENT_TRANSFORM, &tr)) {
             return false;
+        }
         rill_camera c = copy;
         c.is_default = false;
         c.order = copy.order + (int32_t)k;
         c.viewport[0] = width * (float)k, c.viewport[1] = 0.0f;
         c.viewport[2] = width, c.viewport[3] = 1.0f;
-        if (!rill_world_add(w, e, cc, &c))
+        if (!rill_world_add(w, e, cc, &c)) {
             return false;
+        }
         run->extra_cams[k - 1] = e;
     }
     return true;
@@ -407,8 +434,9 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     uint64_t t_app = rill_time_ns();
     rill_render_snapshot snap;
     uint64_t x0 = rill_cli_thread_cpu_ns();
-    if (rill_content_snapshot(run->content, &snap, err) != RILL_OK)
+    if (rill_content_snapshot(run->content, &snap, err) != RILL_OK) {
         return 1;
+    }
     fr->app_ms = (double)(t_app - t0) / 1e6;
     fr->extract_ms = (double)(rill_time_ns() - t_app) / 1e6;
     fr->extract_cpu_ms = (double)(rill_cli_thread_cpu_ns() - x0) / 1e6;
@@ -429,10 +457,12 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     uint64_t count_ns = rill_time_ns() - c0, count_cpu = rill_cli_thread_cpu_ns() - count_cpu0;
     rill_render_stats rs;
     if (!run->o.no_render) {
-        if (run->win)
+        if (run->win) {
             rill_window_poll(run->win);
-        if (rill_renderer_render(run->r, &snap, err) != RILL_OK)
+        }
+        if (rill_renderer_render(run->r, &snap, err) != RILL_OK) {
             return 1;
+        }
     }
     /* With a render thread these are the statistics of the frame before (finished during this
      * one's hand-off), plus this frame's waits for the render thread. */
@@ -449,8 +479,9 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     fr->main_preempts = (uint32_t)(waits1.involuntary_switches - waits0.involuntary_switches);
     /* Real time keeps pace with the simulated step, so workers (file reads, parses) take the time
      * they would in a game; a frame that runs long is not made up for. */
-    if (t1 - t0 < (uint64_t)(FLY_DT * 1e9))
+    if (t1 - t0 < (uint64_t)(FLY_DT * 1e9)) {
         rill_sleep_ns((uint64_t)(FLY_DT * 1e9) - (t1 - t0));
+    }
     /* Streaming work: the scene loader (instance loads, budgeted despawns), the streamers, and
      * the model trees spawned for what the loads brought in. */
     rill_scene_models_stats ms;
@@ -469,8 +500,9 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     fr->loaded_set = loaded_set(run, app);
     fr->settled = !ss.loading && !ss.unloading && !ms.pending &&
                   !rill_scene_loader_retiring(rill_app_scenes(app));
-    for (int tag = 0; tag < RILL_MEM_TAG_NUM; tag++)
+    for (int tag = 0; tag < RILL_MEM_TAG_NUM; tag++) {
         fr->live[tag] = rill_mem_live_bytes((rill_mem_tag)tag);
+    }
     fr->rss_bytes = resident_bytes();
     rill_render_texture_streaming_stats tx;
     rill_render_assets_get_texture_streaming_stats(fly_assets(run), &tx);
@@ -487,11 +519,13 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     fr->batched_entities = bs.batched_entities;
     fr->batch_taken_new = bs.taken_new_last_frame;
     fr->batch_deferred_new = bs.deferred_new_last_frame;
-    if (threaded)
+    if (threaded) {
         fly_row_finish(run, &rs); /* the frame before: rs is its statistics */
+    }
     fly_row_begin(run, f, t, &ss, &fc, &tx);
-    if (!threaded)
+    if (!threaded) {
         fly_row_finish(run, &rs);
+    }
     return run->win && rill_window_should_close(run->win) ? -1 : 0;
 }
 
@@ -500,15 +534,18 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
  * path's end until streaming has settled (at most FLY_SETTLE_MAX more frames, not written to
  * frames.jsonl); the last frame run when it never settles. */
 static uint64_t fly_settle(fly_run *run, uint64_t n, rill_error *err, int *rc) {
-    for (uint64_t i = n; i-- > 1u && i + FLY_SETTLE_MAX >= n;)
-        if (run->frames[i].settled)
+    for (uint64_t i = n; i-- > 1u && i + FLY_SETTLE_MAX >= n;) {
+        if (run->frames[i].settled) {
             return i;
+        }
+    }
     rill_entity cam = rill_app_streaming_camera(rill_content_app(run->content), NULL);
     uint64_t end = n - 1u;
     while (*rc == 0 && !run->frames[end].settled && end + 1u < n + FLY_SETTLE_MAX) {
         int fr = fly_frame_run(run, end + 1u, cam, err);
-        if (fr < 0)
+        if (fr < 0) {
             break; /* the window closed */
+        }
         *rc = fr;
         end++;
     }
@@ -519,8 +556,9 @@ int rill_cmd_fly(int argc, char **argv) {
     static fly_run run; /* large (keyframes); one fly per process */
     memset(&run, 0, sizeof run);
     int prc = parse(argc, argv, &run.o);
-    if (prc)
+    if (prc) {
         return prc < 0 ? 0 : prc;
+    }
     if (!make_dir(run.o.out)) {
         fprintf(stderr, "rill fly: cannot create %s: %s\n", run.o.out, strerror(errno));
         return 1;
@@ -539,12 +577,14 @@ int rill_cmd_fly(int argc, char **argv) {
         }
         /* What the content load settled in (instances within reach of the scene's camera) is
          * counted too: the path's first frame may unload it at once. */
-        if (rc == 0)
+        if (rc == 0) {
             fly_sample_live(rill_content_app(run.content), &run.live);
+        }
         for (; rc == 0 && n < run.o.frames; n++) {
             int fr = fly_frame_run(&run, n, cam, &err);
-            if (n % 30u == 29u)
+            if (n % 30u == 29u) {
                 fly_sample_live(rill_content_app(run.content), &run.live);
+            }
             if (fr < 0) {
                 n++;
                 break;
@@ -553,18 +593,23 @@ int rill_cmd_fly(int argc, char **argv) {
         }
     }
     uint64_t end = n ? n - 1u : 0;
-    if (rc == 0 && n == run.o.frames)
+    if (rc == 0 && n == run.o.frames) {
         end = fly_settle(&run, n, &err, &rc);
-    if (rc == 0)
+    }
+    if (rc == 0) {
         rc = fly_flush_row(&run, &err);
-    if (run.jsonl)
+    }
+    if (run.jsonl) {
         fclose(run.jsonl);
-    if (rc == 0)
+    }
+    if (rc == 0) {
         rc = fly_finish(&run, n, end);
-    else
+    } else {
         fprintf(stderr, "rill fly: %s\n", err.msg);
-    if (run.r)
+    }
+    if (run.r) {
         rill_renderer_wait_idle(run.r, NULL);
+    }
     rill_content_release(run.content);
     rill_renderer_destroy(run.r);
     rill_window_destroy(run.win);

@@ -176,15 +176,17 @@ static void pose_players(rill_world *w, float t) {
     uint32_t m =
         n || !model.id || !player.id ? 0 : rill_world_component_dense(w, model, &ents, &data);
     rill_entity *models = m ? rill_malloc(sizeof(rill_entity) * m) : NULL;
-    for (uint32_t i = 0; models && i < m; i++)
+    for (uint32_t i = 0; models && i < m; i++) {
         models[i] = ents[i];
+    }
     for (uint32_t i = 0; models && i < m; i++) {
         rill_animation_player p = {.playing = false, .loop = false, .speed = 1.0f, .time = t};
         rill_world_add(w, models[i], player, &p);
     }
     rill_free(models);
-    if (n + m == 0)
+    if (n + m == 0) {
         fprintf(stderr, "warning: --time: nothing to animate (no AnimationPlayer, no Model)\n");
+    }
 }
 
 /* Where the command's time went, for --stats: wall and main-thread CPU ns per step. */
@@ -251,11 +253,13 @@ static int parse(int argc, char **argv, render_opts *o) {
     };
     const rill_cli_parser p = {"render", opts, RILL_COUNTOF(opts), &o->input, &o->fx, usage};
     int rc = rill_cli_parse(&p, argc, argv);
-    if (rc)
+    if (rc) {
         return rc;
+    }
     if ((wire_fade && !rill_cli_wireframe_fade("render", wire_fade, &o->wireframe)) ||
-        (wire_color && !rill_cli_wireframe_color("render", wire_color, &o->wireframe)))
+        (wire_color && !rill_cli_wireframe_color("render", wire_color, &o->wireframe))) {
         return 2;
+    }
     if (!o->input && !o->pack && !rill_cli_has_appended_pack()) {
         fprintf(stderr, "rill render: missing INPUT (a project folder, scene, model or --pack)\n");
         usage(stderr);
@@ -292,28 +296,34 @@ static rill_result warm_up(rill_renderer *r, rill_content *c, const render_opts 
         rill_render_snapshot snap;
         if ((res = rill_content_snapshot(c, &snap, err)) != RILL_OK ||
             (res = rill_renderer_render(r, &snap, err)) != RILL_OK ||
-            (res = rill_renderer_wait_idle(r, err)) != RILL_OK)
+            (res = rill_renderer_wait_idle(r, err)) != RILL_OK) {
             break;
+        }
         rill_renderer_stats(r, &st);
         rill_render_batching_stats bs = batching_of(c);
         bool building =
             bs.enabled && (bs.cells_waiting || bs.cells_building || bs.cells_built_last_frame);
-        if (!building && (st.uploaded_bytes_last_frame == 0 || f >= WARM_UP_FRAMES))
+        if (!building && (st.uploaded_bytes_last_frame == 0 || f >= WARM_UP_FRAMES)) {
             break;
+        }
     }
-    if (res == RILL_OK)
+    if (res == RILL_OK) {
         res = rill_renderer_resize(r, o->w, o->h, err);
+    }
     return res;
 }
 
 /* The command line's view options on one view. */
 static void apply_view_opts_to(const render_opts *o, rill_render_view *v) {
-    if (o->tonemap)
+    if (o->tonemap) {
         v->tonemapper = (rill_tonemapper)o->tonemap;
-    if (o->exposure != 0.0f)
+    }
+    if (o->exposure != 0.0f) {
         v->exposure_ev = o->exposure;
-    if (o->auto_exposure) /* else the scene's AutoExposure, when routed, stays */
+    }
+    if (o->auto_exposure) { /* else the scene's AutoExposure, when routed, stays */
         v->auto_exposure.enabled = true;
+    }
     if (o->bloom > 0.0f) {
         v->bloom.enabled = true;
         v->bloom.intensity = o->bloom;
@@ -322,8 +332,9 @@ static void apply_view_opts_to(const render_opts *o, rill_render_view *v) {
         v->ssao.enabled = true;
         v->ssao.quality = (rill_ssao_quality)o->ssao;
     }
-    if (o->passthrough >= 0)
+    if (o->passthrough >= 0) {
         v->passthrough = (rill_passthrough)o->passthrough;
+    }
 }
 
 /* The command line's view options on every view; with --camera (entity `cam`), that camera's
@@ -331,10 +342,12 @@ static void apply_view_opts_to(const render_opts *o, rill_render_view *v) {
 static bool apply_view_opts(const render_opts *o, rill_entity cam, rill_render_snapshot *snap) {
     if (o->camera) {
         const rill_render_view *pick = snap->view.camera == cam ? &snap->view : NULL;
-        for (uint32_t i = 0; !pick && i < snap->view_count; i++)
+        for (uint32_t i = 0; !pick && i < snap->view_count; i++) {
             pick = snap->views[i].camera == cam ? &snap->views[i] : NULL;
-        if (!pick)
+        }
+        if (!pick) {
             return false;
+        }
         snap->view = *pick;
         memset(snap->view.viewport, 0, sizeof(snap->view.viewport));
         snap->views = NULL;
@@ -342,8 +355,9 @@ static bool apply_view_opts(const render_opts *o, rill_entity cam, rill_render_s
     }
     apply_view_opts_to(o, &snap->view);
     /* The extract buffer's views: this command's own copies, edited in place. */
-    for (uint32_t i = 0; i < snap->view_count; i++)
+    for (uint32_t i = 0; i < snap->view_count; i++) {
         apply_view_opts_to(o, (rill_render_view *)&snap->views[i]);
+    }
     rill_cli_wireframe_apply(&o->wireframe, &snap->wireframe);
     return true;
 }
@@ -399,17 +413,19 @@ static void print_stats(const render_opts *o, rill_renderer *r, rill_content *c,
     rill_render_stats s;
     rill_renderer_stats(r, &s);
     static const char *const names[] = {"load", "upload", "extract", "record"};
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 4; k++) {
         printf("cpu %-8s %10.3f ms main thread, %10.3f ms wall%s\n", names[k],
                (double)t->cpu[k] * 1e-6, (double)t->wall[k] * 1e-6,
                k == T_LOAD      ? " (plugins, scene, models, streaming in)"
                : k == T_UPLOAD  ? " (meshes and textures to the GPU, batching: warm-up frames)"
                : k == T_EXTRACT ? " (world to render snapshot, all frames)"
                                 : " (recording and submitting, all frames)");
+    }
     printf("cpu record %.3f ms (plus %.3f ms waiting for a frame slot)\n", s.cpu_record_ms,
            s.cpu_wait_ms);
-    for (uint32_t i = 0; i < s.pass_count; i++)
+    for (uint32_t i = 0; i < s.pass_count; i++) {
         printf("gpu %-32s %.3f ms\n", s.pass_names[i], s.pass_gpu_ms[i]);
+    }
     printf("gi: %.3f ms (voxelize %.3f ms, %llu units; %u voxels, %u cascades resident)\n", s.gi_ms,
            s.gi_voxelize_ms, (unsigned long long)s.gi_voxel_units, s.gi_voxels_filled,
            s.gi_cascades_resident);
@@ -424,12 +440,13 @@ static void print_stats(const render_opts *o, rill_renderer *r, rill_content *c,
            cs.renderable, cs.unassigned, cs.stale, cs.explicit_set, cs.bits[0], cs.bits[1],
            cs.bits[2], cs.bits[3]);
     rill_render_batching_stats bs = batching_of(c);
-    if (bs.enabled)
+    if (bs.enabled) {
         printf("static batching: %u batches of %u entities, %llu cells built, %u waiting\n",
                bs.batches, bs.batched_entities, (unsigned long long)bs.cells_built,
                bs.cells_waiting);
-    else
+    } else {
         printf("static batching: off\n");
+    }
     char line[1024];
     rill_cli_effects_format(r, line, sizeof(line));
     printf("%s\n", line);
@@ -443,8 +460,9 @@ static void print_stats(const render_opts *o, rill_renderer *r, rill_content *c,
            : rs.quality == RILL_RENDER_QUALITY_HIGH ? "high"
                                                     : "medium",
            rs.shadow_map_size, (double)rs.render_scale, rs.width_3d, rs.height_3d);
-    if (s.validation)
+    if (s.validation) {
         printf("validation messages: %u\n", s.validation_messages);
+    }
     (void)o;
 }
 
@@ -463,8 +481,9 @@ static void material_panel(const render_opts *o, rill_content *c, rill_renderer 
 int rill_cmd_render(int argc, char **argv) {
     render_opts o;
     int prc = parse(argc, argv, &o);
-    if (prc)
+    if (prc) {
         return prc < 0 ? 0 : prc;
+    }
     char why[1024];
     if (!rill_cli_writable(o.out, why, sizeof(why))) {
         fprintf(stderr, "rill render: cannot write --out: %s\n", why);
@@ -485,14 +504,16 @@ int rill_cmd_render(int argc, char **argv) {
     memset(&d, 0, sizeof(d));
     rill_content_renderer_desc(c, &d);
     d.vsync = false;
-    if (o.size_set)
+    if (o.size_set) {
         d.width = o.w, d.height = o.h;
-    else if (rill_content_get_kind(c) != RILL_CONTENT_KIND_PROJECT)
+    } else if (rill_content_get_kind(c) != RILL_CONTENT_KIND_PROJECT) {
         d.width = 1280, d.height = 720;
+    }
     o.w = d.width, o.h = d.height;
     d.device_name = o.device;
-    if (o.render_scale > 0.0f)
+    if (o.render_scale > 0.0f) {
         d.render_scale = o.render_scale;
+    }
     rill_render_panel panel = RILL_RENDER_PANEL_NONE;
     if (o.debug_flags & PANEL_BIT) {
         panel = (rill_render_panel)(o.debug_flags & ~PANEL_BIT);
@@ -507,16 +528,21 @@ int rill_cmd_render(int argc, char **argv) {
     d.debug_flags =
         (d.debug_flags & (RILL_RENDER_DEBUG_GPU_CULL | RILL_RENDER_DEBUG_NO_OCCLUSION)) |
         (uint32_t)o.debug_flags;
-    if (o.gpu_cull)
+    if (o.gpu_cull) {
         d.debug_flags |= RILL_RENDER_DEBUG_GPU_CULL;
-    if (o.render_thread)
+    }
+    if (o.render_thread) {
         d.render_thread = true;
-    if (o.no_occlusion)
+    }
+    if (o.no_occlusion) {
         d.debug_flags |= RILL_RENDER_DEBUG_NO_OCCLUSION;
-    if (o.ssao >= 0)
+    }
+    if (o.ssao >= 0) {
         d.quality = RILL_RENDER_QUALITY_HIGH; /* the tier that runs SSAO */
-    if (o.quality)
+    }
+    if (o.quality) {
         d.quality = (rill_render_quality)o.quality;
+    }
     d.validation = o.validation ? 1 : 0;
     rill_renderer *r = NULL;
     rill_cli_progress_start("rill render");
@@ -530,18 +556,22 @@ int rill_cmd_render(int argc, char **argv) {
     int rc = 1;
     time_begin(&w0, &c0);
     rill_cli_step("loading plugins");
-    if (rill_cli_effects_attach(&o.fx, r, c, &err) != RILL_OK)
+    if (rill_cli_effects_attach(&o.fx, r, c, &err) != RILL_OK) {
         goto done;
+    }
     rill_cli_step("loading %s", o.input ? o.input : o.pack ? o.pack : "the appended pack");
-    if (rill_content_load(c, r, &err) != RILL_OK)
+    if (rill_content_load(c, r, &err) != RILL_OK) {
         goto done;
+    }
     rill_cli_step_done("%u entities", rill_world_entity_count(rill_app_world(rill_content_app(c))));
-    if (rill_cli_effects_apply(&o.fx, c, r, &err) != RILL_OK)
+    if (rill_cli_effects_apply(&o.fx, c, r, &err) != RILL_OK) {
         goto done;
+    }
     apply_channels(&o, rill_app_world(rill_content_app(c)));
-    if (o.heatmap)
+    if (o.heatmap) {
         rill_render_assets_set_texture_heatmap(
             rill_app_models_render_assets(rill_content_models(c)), true);
+    }
     /* Streamed scene instances and their models load over frames: let them arrive first. */
     bool settled = false;
     rill_cli_step("streaming in the scene's instances and models");
@@ -549,22 +579,27 @@ int rill_cmd_render(int argc, char **argv) {
     rill_cli_step_done("%u frames, %u entities", settle_frames,
                        rill_world_entity_count(rill_app_world(rill_content_app(c))));
     time_end(&times, T_LOAD, w0, c0);
-    if (!settled)
+    if (!settled) {
         fprintf(stderr, "warning: still loading after %u frames; rendering what is there\n",
                 settle_frames);
+    }
     if (o.tod_set && rill_render_set_time_of_day(rill_app_world(rill_content_app(c)),
                                                  rill_content_render_components(c), o.time_of_day,
-                                                 &err) != RILL_OK)
+                                                 &err) != RILL_OK) {
         goto done;
-    if (o.time_set)
+    }
+    if (o.time_set) {
         pose_players(rill_app_world(rill_content_app(c)), o.time);
+    }
     rill_entity cam = RILL_ENTITY_NULL;
-    if (o.camera && !(cam = find_camera(&o, rill_app_world(rill_content_app(c)), &err)))
+    if (o.camera && !(cam = find_camera(&o, rill_app_world(rill_content_app(c)), &err))) {
         goto done;
+    }
     rill_cli_step("uploading meshes and textures");
     time_begin(&w0, &c0);
-    if (warm_up(r, c, &o, &err) != RILL_OK)
+    if (warm_up(r, c, &o, &err) != RILL_OK) {
         goto done;
+    }
     time_end(&times, T_UPLOAD, w0, c0);
     {
         rill_render_stats us;
@@ -584,8 +619,9 @@ int rill_cmd_render(int argc, char **argv) {
         rill_app_frame(app);
         rill_render_snapshot snap;
         time_begin(&w0, &c0);
-        if (rill_content_snapshot(c, &snap, &err) != RILL_OK)
+        if (rill_content_snapshot(c, &snap, &err) != RILL_OK) {
             goto done;
+        }
         time_end(&times, T_EXTRACT, w0, c0);
         if (!apply_view_opts(&o, cam, &snap)) {
             rill_error_set(&err, RILL_ERR_NOT_FOUND,
@@ -594,16 +630,19 @@ int rill_cmd_render(int argc, char **argv) {
                            o.camera, RILL_RENDER_MAX_VIEWS);
             goto done;
         }
-        if (panel == RILL_RENDER_PANEL_MATERIAL && f + 1 == frames)
+        if (panel == RILL_RENDER_PANEL_MATERIAL && f + 1 == frames) {
             material_panel(&o, c, r, &snap, material_json, sizeof(material_json));
+        }
         time_begin(&w0, &c0);
-        if (rill_renderer_render(r, &snap, &err) != RILL_OK)
+        if (rill_renderer_render(r, &snap, &err) != RILL_OK) {
             goto done;
+        }
         time_end(&times, T_RECORD, w0, c0);
     }
     rill_cli_step("writing %s", o.out);
-    if (rill_renderer_write_png(r, o.out, &err) != RILL_OK)
+    if (rill_renderer_write_png(r, o.out, &err) != RILL_OK) {
         goto done;
+    }
     rill_cli_progress_stop();
     rc = 0;
     rill_render_stats s;
@@ -614,15 +653,18 @@ int rill_cmd_render(int argc, char **argv) {
                     : "appended pack",
            o.out, o.w, o.h, o.frames, s.instances_visible, s.instances_submitted, s.draw_calls,
            s.device_name);
-    if (material_json[0])
+    if (material_json[0]) {
         printf("material: %s\n", material_json);
-    if (o.stats)
+    }
+    if (o.stats) {
         print_stats(&o, r, c, &times);
+    }
     if (o.dump_graph) {
         rill_strbuf sb = {0};
         rill_renderer_dump_graph(r, &sb);
-        if (sb.data)
+        if (sb.data) {
             fputs(sb.data, stdout);
+        }
         rill_strbuf_free(&sb);
     }
     if (s.validation_messages) {
@@ -631,8 +673,9 @@ int rill_cmd_render(int argc, char **argv) {
     }
 done:
     rill_cli_progress_stop();
-    if (rc && err.msg[0])
+    if (rc && err.msg[0]) {
         fprintf(stderr, "rill render: %s\n", err.msg);
+    }
     rill_content_release(c);
     rill_cli_effects_release(&o.fx);
     rill_renderer_destroy(r);

@@ -81,22 +81,25 @@ static void camera_update(fly_camera *c, const rill_input *in, float dt) {
         c->pitch -= (float)in->mouse_dy * 0.003f;
         c->pitch = RILL_CLAMP(c->pitch, -1.55f, 1.55f);
     }
-    if (in->scroll_y != 0.0)
+    if (in->scroll_y != 0.0) {
         c->speed = RILL_CLAMP(c->speed * powf(1.2f, (float)in->scroll_y), 0.05f, 5000.0f);
+    }
     float f[3], right[3] = {cosf(c->yaw), 0.0f, -sinf(c->yaw)};
     camera_forward(c, f);
     float move[3] = {0, 0, 0};
     float fwd = (float)in->key_down['W'] - (float)in->key_down['S'];
     float side = (float)in->key_down['D'] - (float)in->key_down['A'];
     float up = (float)in->key_down['E'] - (float)in->key_down['Q'];
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 3; k++) {
         move[k] = f[k] * fwd + right[k] * side;
+    }
     move[1] += up;
     float step =
         c->speed * dt *
         (in->key_down[RILL_KEY_LEFT_SHIFT] || in->key_down[RILL_KEY_RIGHT_SHIFT] ? 4.0f : 1.0f);
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 3; k++) {
         c->eye[k] += move[k] * step;
+    }
 }
 
 /* >>viewer ------------------------------------------------------------------------------------ */
@@ -160,16 +163,20 @@ static bool add_probe_box(viewer *v, rill_render_snapshot *snap, rill_error *err
  * world camera's lens). With several active cameras every one is shown as the scene lays them
  * out (split screen, picture in picture) and the fly camera drives the primary one. */
 static bool build_snapshot(viewer *v, rill_render_snapshot *snap, rill_error *err) {
-    if (rill_content_snapshot(v->content, snap, err) != RILL_OK)
+    if (rill_content_snapshot(v->content, snap, err) != RILL_OK) {
         return false;
+    }
     camera_matrix(&v->cam, snap->view.world_from_view);
     snap->view.orthographic = false;
-    if (v->opts->near_plane > 0.0f)
+    if (v->opts->near_plane > 0.0f) {
         snap->view.near_plane = v->opts->near_plane;
-    if (v->opts->far_plane > 0.0f)
+    }
+    if (v->opts->far_plane > 0.0f) {
         snap->view.far_plane = v->opts->far_plane;
-    if (v->opts->passthrough)
+    }
+    if (v->opts->passthrough) {
         snap->view.passthrough = (rill_passthrough)(v->opts->passthrough - 1);
+    }
     if (snap->view_count < 2) {
         snap->views = NULL; /* the fly camera replaces the world's view */
         snap->view_count = 0;
@@ -177,10 +184,11 @@ static bool build_snapshot(viewer *v, rill_render_snapshot *snap, rill_error *er
     /* The extract buffer's views: this viewer's own copies, edited in place. */
     rill_render_view *views = (rill_render_view *)snap->views;
     for (uint32_t i = 0; i < snap->view_count; i++) {
-        if (views[i].camera == snap->view.camera)
+        if (views[i].camera == snap->view.camera) {
             views[i] = snap->view;
-        else if (v->opts->passthrough)
+        } else if (v->opts->passthrough) {
             views[i].passthrough = (rill_passthrough)(v->opts->passthrough - 1);
+        }
     }
     rill_cli_wireframe_apply(&v->opts->wireframe, &snap->wireframe);
     return true;
@@ -204,8 +212,9 @@ static void cycle_channel(rill_world *w, uint32_t bit) {
  * a key pressed on the keyboard); `in` itself when there is none. */
 static const rill_input *with_pressed(const rill_cli_viewer_opts *o, uint64_t frame,
                                       const rill_input *in, rill_input *copy) {
-    if (!o->press || frame >= strlen(o->press))
+    if (!o->press || frame >= strlen(o->press)) {
         return in;
+    }
     *copy = *in;
     copy->key_pressed[(unsigned char)o->press[frame]] = true;
     return copy;
@@ -218,15 +227,17 @@ static size_t channel_line(const rill_world *w, char *out, size_t cap) {
     for (uint32_t b = 0; b < 4 && n < cap; b++) {
         float op = 1.0f;
         rill_render_mode m = rill_channels_get_mode(w, b, &op);
-        if (m == RILL_RENDER_MODE_GHOST)
+        if (m == RILL_RENDER_MODE_GHOST) {
             n += (size_t)snprintf(out + n, cap - n, "%u %s ghost:%.2f  ", b + 1, names[b],
                                   (double)op);
-        else
+        } else {
             n += (size_t)snprintf(out + n, cap - n, "%u %s %s  ", b + 1, names[b],
                                   rill_channels_mode_name(m));
+        }
     }
-    if (n < cap)
+    if (n < cap) {
         n += (size_t)snprintf(out + n, cap - n, "(keys 1-4)\n");
+    }
     return RILL_MIN(n, cap);
 }
 
@@ -258,8 +269,9 @@ static void pick_at(rill_renderer *r, rill_content *content, const rill_render_v
         probe = hit.entity;
         probe_at = hit.distance;
     }
-    if (out_probe)
+    if (out_probe) {
         *out_probe = probe;
+    }
     if (probe) {
         const char *name = rill_channels_pick_name(rill_app_world(app), probe);
         snprintf(out, cap, "picked probe %s%s(entity %u:%u) at %.1f m", name ? name : "",
@@ -270,16 +282,18 @@ static void pick_at(rill_renderer *r, rill_content *content, const rill_render_v
          * index:generation, as log lines name entities. */
         const char *name = rill_channels_pick_name(rill_app_world(app), hit.entity);
         uint32_t index = RILL_ENTITY_INDEX(hit.entity), gen = RILL_ENTITY_GENERATION(hit.entity);
-        if (name)
+        if (name) {
             snprintf(out, cap, "picked %s (entity %u:%u) at %.1f m", name, index, gen,
                      (double)hit.distance);
-        else
+        } else {
             snprintf(out, cap, "picked entity %u:%u at %.1f m", index, gen, (double)hit.distance);
+        }
     } else {
         snprintf(out, cap, "picked nothing");
     }
-    if (print)
+    if (print) {
         printf("%s\n", out);
+    }
 }
 
 /* --pick X,Y on the fw x fh picture r drew through `view`: a point outside it picks nothing (a ray
@@ -319,12 +333,14 @@ static void set_panel(viewer *v, rill_render_panel p) {
 static void material_text(viewer *v, const rill_render_snapshot *snap, uint32_t fw, uint32_t fh,
                           size_t n) {
     float x = v->pick_at[0], y = v->pick_at[1], w = v->pick_at[2], h = v->pick_at[3];
-    if (!(w > 0.0f && h > 0.0f))
+    if (!(w > 0.0f && h > 0.0f)) {
         x = (float)(fw / 2), y = (float)(fh / 2), w = (float)fw, h = (float)fh;
+    }
     char json[16384];
-    if (n < sizeof(v->text))
+    if (n < sizeof(v->text)) {
         rill_cli_debug_material(v->content, v->r, snap, x, y, w, h, v->text + n,
                                 sizeof(v->text) - n, json, sizeof(json));
+    }
     if (v->pick_json) {
         printf("material: %s\n", json);
         v->pick_json = false;
@@ -358,10 +374,11 @@ static void runtime_keys(viewer *v, const rill_input *in) {
         rill_error err = {0};
         if (rill_render_set_time_of_day(rill_app_world(rill_content_app(v->content)),
                                         rill_content_render_components(v->content), v->hours,
-                                        &err) == RILL_OK)
+                                        &err) == RILL_OK) {
             printf("rill run: time of day %.1f h\n", v->hours);
-        else
+        } else {
             printf("rill run: %s\n", err.msg);
+        }
     }
     float step = (float)in->key_pressed[RILL_KEY_F1 + 3] - (float)in->key_pressed[RILL_KEY_F1 + 2];
     if (step != 0.0f) {
@@ -375,14 +392,16 @@ static void runtime_keys(viewer *v, const rill_input *in) {
 /* Texture streaming's overlay lines: settings, resident bytes against the budget, states. */
 static size_t texture_overlay(viewer *v, const rill_render_assets *ra, uint64_t gpu_bytes,
                               size_t at) {
-    if (at >= sizeof(v->text))
+    if (at >= sizeof(v->text)) {
         return 0;
+    }
     rill_texstream_settings ts = rill_render_assets_get_texture_streaming(ra);
     rill_render_texture_streaming_stats tx;
     rill_render_assets_get_texture_streaming_stats(ra, &tx);
     char budget[32] = "none";
-    if (ts.budget_bytes)
+    if (ts.budget_bytes) {
         snprintf(budget, sizeof budget, "%.1f MB", (double)ts.budget_bytes / 1e6);
+    }
     int n = snprintf(v->text + at, sizeof(v->text) - at,
                      "textures %s: full %.0f m, low %.0f m, budget %s%s\n"
                      "  streamed %.1f MB of %.1f MB all-full (GPU %.1f MB); %u full, %u low, "
@@ -421,16 +440,20 @@ static void overlay_text(viewer *v, rill_app *app, const rill_renderer_settings 
             ss.loaded, ss.loading, ss.unloaded + ss.failed, ls.per_level[0], ls.per_level[1],
             ls.per_level[2], ls.per_level[3], (double)rill_app_last_streaming_ns(app) / 1e6);
     }
-    if (n + 1 < cap)
+    if (n + 1 < cap) {
         n += texture_overlay(v, rill_app_models_render_assets(rill_content_models(v->content)),
                              st.texture_bytes, n);
-    if (n + 1 < cap)
+    }
+    if (n + 1 < cap) {
         n += channel_line(rill_app_world(app), v->text + n, cap - n);
-    if (n + 1 < cap && v->picked[0])
+    }
+    if (n + 1 < cap && v->picked[0]) {
         n += (size_t)snprintf(v->text + n, cap - n, "%s\n", v->picked);
-    if (n + 1 < cap)
+    }
+    if (n + 1 < cap) {
         snprintf(v->text + n, cap - n,
                  "speed %.1f  (F1 hides this, F5 texture streaming, F6 heatmap)", v->cam.speed);
+    }
 }
 
 /* The app's render hook: input, camera, overlay, one frame. */
@@ -438,13 +461,16 @@ static void viewer_render(rill_app *app, void *user) {
     viewer *v = user;
     rill_input scripted;
     const rill_input *in = with_pressed(v->opts, v->frames, rill_window_input(v->win), &scripted);
-    if (in->key_pressed[RILL_KEY_ESCAPE])
+    if (in->key_pressed[RILL_KEY_ESCAPE]) {
         rill_window_request_close(v->win);
-    if (in->key_pressed[RILL_KEY_F1])
+    }
+    if (in->key_pressed[RILL_KEY_F1]) {
         v->overlay = !v->overlay;
+    }
     for (uint32_t b = 0; b < 4; b++) {
-        if (in->key_pressed['1' + b])
+        if (in->key_pressed['1' + b]) {
             cycle_channel(rill_app_world(app), b);
+        }
     }
     if (in == &scripted) {
         char line[256];
@@ -453,23 +479,26 @@ static void viewer_render(rill_app *app, void *user) {
         printf("pressed %c: %s", v->opts->press[v->frames], line);
     }
     runtime_keys(v, in);
-    if (v->opts->effects)
+    if (v->opts->effects) {
         rill_cli_effects_poll(v->opts->effects); /* plugin hot reload */
+    }
     rill_render_assets *ra = rill_app_models_render_assets(rill_content_models(v->content));
     if (in->key_pressed[RILL_KEY_F1 + 4]) { /* F5: texture streaming on/off, at run time */
         rill_texstream_settings ts = rill_render_assets_get_texture_streaming(ra);
         ts.enabled = !ts.enabled;
         rill_render_assets_set_texture_streaming(ra, &ts);
     }
-    if (in->key_pressed[RILL_KEY_F1 + 8]) /* F9: the next debug panel */
+    if (in->key_pressed[RILL_KEY_F1 + 8]) { /* F9: the next debug panel */
         set_panel(v, (rill_render_panel)((v->panel + 1) % RILL_RENDER_PANEL_NUM));
+    }
     if (in->key_pressed[RILL_KEY_F1 + 5]) { /* F6: texture state heatmap */
         v->heatmap = !v->heatmap;
         rill_render_assets_set_texture_heatmap(ra, v->heatmap);
     }
     uint64_t now = rill_time_ns();
-    if (!v->start_ns)
+    if (!v->start_ns) {
         v->start_ns = now;
+    }
     float dt = v->last_ns ? (float)((double)(now - v->last_ns) * 1e-9) : 1.0f / 60.0f;
     v->frame_ms = v->last_ns ? (double)(now - v->last_ns) * 1e-6 : 0.0;
     v->last_ns = now;
@@ -485,8 +514,9 @@ static void viewer_render(rill_app *app, void *user) {
     }
     uint32_t fw, fh;
     rill_window_framebuffer_size(v->win, &fw, &fh);
-    if (!fw || !fh)
+    if (!fw || !fh) {
         return; /* minimized: nothing to draw into */
+    }
     rill_error err = {0};
     rill_render_snapshot snap;
     if (!build_snapshot(v, &snap, &err)) {
@@ -496,9 +526,10 @@ static void viewer_render(rill_app *app, void *user) {
         return;
     }
     /* Window coordinates and framebuffer pixels may differ (HiDPI): the ray uses fractions. */
-    if (v->frames == 0 && v->opts->has_pick && !pick_before_last(v->opts))
+    if (v->frames == 0 && v->opts->has_pick && !pick_before_last(v->opts)) {
         pick_option(v->opts, v->r, v->content, &v->probe, &snap.view, fw, fh, v->picked,
                     sizeof(v->picked));
+    }
     if (v->frames == 0 && v->opts->has_pick) { /* the material panel's pixel: --pick */
         v->pick_at[0] = v->opts->pick_x, v->pick_at[1] = v->opts->pick_y;
         v->pick_at[2] = (float)fw, v->pick_at[3] = (float)fh;
@@ -511,9 +542,10 @@ static void viewer_render(rill_app *app, void *user) {
         rill_window_size(v->win, &ww, &wh);
         v->pick_at[0] = (float)in->mouse_x, v->pick_at[1] = (float)in->mouse_y;
         v->pick_at[2] = (float)ww, v->pick_at[3] = (float)wh;
-        if (ww && wh)
+        if (ww && wh) {
             pick_at(v->r, v->content, &snap.view, (float)in->mouse_x, (float)in->mouse_y, (float)ww,
                     (float)wh, false, v->picked, sizeof(v->picked), &v->probe);
+        }
     }
     v->shown = snap.view, v->shown_w = fw, v->shown_h = fh;
     if (!add_probe_box(v, &snap, &err)) {
@@ -529,22 +561,26 @@ static void viewer_render(rill_app *app, void *user) {
     if (v->overlay || toast || material) {
         size_t n = 0;
         v->text[0] = 0;
-        if (toast)
+        if (toast) {
             n = (size_t)snprintf(v->text, sizeof(v->text), "hint: %s\n", rs.hint);
+        }
         if (v->overlay && n < sizeof(v->text)) {
             overlay_text(v, app, &rs, n);
             n = strlen(v->text);
-            if (material && n + 1 < sizeof(v->text))
+            if (material && n + 1 < sizeof(v->text)) {
                 v->text[n++] = '\n', v->text[n] = 0;
+            }
         }
-        if (material)
+        if (material) {
             material_text(v, &snap, fw, fh, n);
+        }
         rill_renderer_set_overlay_text(v->r, v->text);
     } else {
         rill_renderer_set_overlay_text(v->r, NULL);
     }
-    if (v->capture)
+    if (v->capture) {
         rill_renderer_request_capture(v->r);
+    }
     if (rill_renderer_render(v->r, &snap, &err) != RILL_OK) {
         fprintf(stderr, "rill run: %s\n", err.msg);
         v->rc = 1;
@@ -576,8 +612,9 @@ static void print_notes(const char *notes) {
 /* The fly camera starts where the world's primary camera is (opts->eye/target override it). */
 static bool start_camera(viewer *v, rill_error *err) {
     rill_render_snapshot snap;
-    if (rill_content_snapshot(v->content, &snap, err) != RILL_OK)
+    if (rill_content_snapshot(v->content, &snap, err) != RILL_OK) {
         return false;
+    }
     camera_from_matrix(&v->cam, snap.view.world_from_view);
     if (v->opts->has_start) {
         const float *e = v->opts->eye, *t = v->opts->target;
@@ -618,9 +655,11 @@ static void scripts_input(const rill_cli_viewer_opts *opts, rill_content *conten
             memcpy(q->axis, p->axis, sizeof(q->axis));
         }
     }
-    for (uint32_t i = 0; i < opts->key_count; i++)
-        if (opts->keys[i].frame == frame)
+    for (uint32_t i = 0; i < opts->key_count; i++) {
+        if (opts->keys[i].frame == frame) {
             si.key_down[opts->keys[i].code] = si.key_pressed[opts->keys[i].code] = true;
+        }
+    }
     rill_scripts_set_input(rill_content_scripts(content), &si);
 }
 
@@ -647,18 +686,21 @@ static int run_headless(const rill_cli_viewer_opts *opts, rill_content *content)
     rill_content_renderer_desc(content, &rd);
     rd.vsync = false;
     rd.render_thread |= opts->render_thread;
-    if (opts->width)
+    if (opts->width) {
         rd.width = opts->width, rd.height = opts->height;
-    if (opts->quality)
+    }
+    if (opts->quality) {
         rd.quality = (rill_render_quality)opts->quality;
+    }
     rill_cli_step("starting the renderer");
     rill_renderer *r = rill_renderer_create(&rd, &err);
     int rc = 1;
     uint64_t f = 0;
     /* As with a window: plugins before the scene is bound (it may hold their settings),
      * --effect after the load (the default camera exists then). */
-    if (r)
+    if (r) {
         rill_cli_step("loading plugins");
+    }
     if (!r ||
         (opts->effects && rill_cli_effects_attach(opts->effects, r, content, &err) != RILL_OK)) {
         fprintf(stderr, "rill run: %s\n", err.msg);
@@ -672,8 +714,9 @@ static int run_headless(const rill_cli_viewer_opts *opts, rill_content *content)
     }
     rill_cli_step_done("%u entities", rill_world_entity_count(rill_content_world(content)));
     print_notes(rill_content_notes(content));
-    if (!apply_time_of_day(opts, content))
+    if (!apply_time_of_day(opts, content)) {
         goto done;
+    }
     rill_app *app = rill_content_app(content);
     rill_cli_step("running %llu frames", (unsigned long long)opts->frames);
     uint32_t pw = rd.width ? rd.width : 1280u, ph = rd.height ? rd.height : 720u;
@@ -682,8 +725,9 @@ static int run_headless(const rill_cli_viewer_opts *opts, rill_content *content)
     memset(&shown, 0, sizeof(shown));
     for (; f < opts->frames && !rill_app_exit_requested(app); f++) {
         scripts_input(opts, content, NULL, f + 1u);
-        if (pick_before_last(opts) && f + 1u == opts->frames)
+        if (pick_before_last(opts) && f + 1u == opts->frames) {
             pick_option(opts, r, content, NULL, &shown, pw, ph, picked, sizeof(picked));
+        }
         rill_app_frame(app);
         rill_render_snapshot snap;
         if (rill_content_snapshot(content, &snap, &err) != RILL_OK ||
@@ -692,8 +736,9 @@ static int run_headless(const rill_cli_viewer_opts *opts, rill_content *content)
             goto done;
         }
         shown = snap.view;
-        if (f == 0 && opts->has_pick && !pick_before_last(opts))
+        if (f == 0 && opts->has_pick && !pick_before_last(opts)) {
             pick_option(opts, r, content, NULL, &shown, pw, ph, picked, sizeof(picked));
+        }
     }
     if (opts->screenshot && rill_renderer_write_png(r, opts->screenshot, &err) != RILL_OK) {
         fprintf(stderr, "rill run: %s\n", err.msg);
@@ -708,20 +753,23 @@ static int run_headless(const rill_cli_viewer_opts *opts, rill_content *content)
            (unsigned long long)f, st.device_name, ss.files, ss.running,
            ss.errors + ss.compile_errors);
     rc = st.validation_messages ? 1 : 0;
-    if (st.validation_messages)
+    if (st.validation_messages) {
         fprintf(stderr, "rill run: %u validation messages\n", st.validation_messages);
+    }
 done:
     rill_cli_progress_stop();
     rill_content_release(content);
-    if (opts->effects)
+    if (opts->effects) {
         rill_cli_effects_release(opts->effects);
+    }
     rill_renderer_destroy(r);
     return rc;
 }
 
 int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content) {
-    if (opts->headless)
+    if (opts->headless) {
         return run_headless(opts, content);
+    }
     if (!rill_window_display_available()) {
         fprintf(stderr, "rill run: no display: neither DISPLAY nor WAYLAND_DISPLAY is set (use "
                         "`rill render` for headless output, or run under xvfb-run)\n");
@@ -755,13 +803,16 @@ int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content)
     }
     rd.width = rd.height = 0; /* the surface decides */
     rd.glfw_window = rill_window_glfw(v->win);
-    if (opts->vsync >= 0)
+    if (opts->vsync >= 0) {
         rd.vsync = opts->vsync != 0;
+    }
     rd.shadow_distance = opts->shadow_distance;
-    if (opts->quality)
+    if (opts->quality) {
         rd.quality = (rill_render_quality)opts->quality;
-    if (opts->render_scale > 0.0f)
+    }
+    if (opts->render_scale > 0.0f) {
         rd.render_scale = opts->render_scale;
+    }
     if (!(v->r = rill_renderer_create(&rd, &err))) {
         fprintf(stderr, "rill run: %s\n", err.msg);
         goto done;
@@ -785,37 +836,45 @@ int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content)
     rill_cli_step("drawing the first frame");
     print_notes(rill_content_notes(content));
     v->hours = opts->time_of_day_set ? opts->time_of_day : 12.0;
-    if (!apply_time_of_day(opts, content))
+    if (!apply_time_of_day(opts, content)) {
         goto done;
+    }
     for (uint32_t i = 0; i < opts->channel_count; i++) {
         uint64_t ch = 0;
         rill_render_mode mode;
         float op = 1.0f;
-        if (rill_channels_parse_assignment(opts->channels[i], &ch, &mode, &op, NULL))
+        if (rill_channels_parse_assignment(opts->channels[i], &ch, &mode, &op, NULL)) {
             rill_channels_set_mode(rill_app_world(app), ch, mode, op);
+        }
     }
-    if (opts->debug_panel)
+    if (opts->debug_panel) {
         set_panel(v, (rill_render_panel)opts->debug_panel);
+    }
     rill_app_set_render_hook(app, viewer_render, v);
     v->rc = 0;
     while (!rill_app_exit_requested(app)) {
         rill_window_poll(v->win);
         bool closing = rill_window_should_close(v->win);
         bool last = opts->frames && v->frames + 1u >= opts->frames;
-        if (closing && (!opts->screenshot || v->captured))
+        if (closing && (!opts->screenshot || v->captured)) {
             break;
+        }
         /* The last frame (by --frames, or the one after a close request) is the screenshot. */
-        if (opts->screenshot && (last || closing))
+        if (opts->screenshot && (last || closing)) {
             v->capture = true;
+        }
         scripts_input(opts, content, rill_window_input(v->win), v->frames + 1u);
-        if (pick_before_last(opts) && v->frames + 1u == opts->frames && v->shown_w)
+        if (pick_before_last(opts) && v->frames + 1u == opts->frames && v->shown_w) {
             pick_option(opts, v->r, content, &v->probe, &v->shown, v->shown_w, v->shown_h,
                         v->picked, sizeof(v->picked));
+        }
         rill_app_frame(app);
-        if (v->frames == 1)
+        if (v->frames == 1) {
             rill_cli_progress_stop(); /* the first frame is on screen */
-        if (closing || (opts->frames && v->frames >= opts->frames))
+        }
+        if (closing || (opts->frames && v->frames >= opts->frames)) {
             break;
+        }
     }
     rill_app_set_render_hook(app, NULL, NULL);
     rc = v->rc;
@@ -834,8 +893,9 @@ int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content)
 done:
     rill_cli_progress_stop();
     rill_content_release(content);
-    if (opts->effects)
+    if (opts->effects) {
         rill_cli_effects_release(opts->effects);
+    }
     rill_array_free(&v->instances);
     rill_renderer_destroy(v->r);
     rill_window_destroy(v->win);
@@ -949,8 +1009,9 @@ static bool parse_keys(const char *text, rill_cli_viewer_opts *o) {
     const char *p = text;
     while (*p) {
         const char *at = strchr(p, '@'), *end = strchr(p, ',');
-        if (!end)
+        if (!end) {
             end = p + strlen(p);
+        }
         char name[32], *stop = NULL;
         size_t n = at && at < end ? (size_t)(at - p) : 0;
         unsigned long long frame = n ? strtoull(at + 1, &stop, 10) : 0;
@@ -1023,8 +1084,9 @@ int rill_cmd_run(int argc, char **argv) {
     };
     const rill_cli_parser p = {"run", opts, RILL_COUNTOF(opts), &input, &fx, usage};
     int prc = rill_cli_parse(&p, argc, argv);
-    if (prc)
+    if (prc) {
         return prc < 0 ? 0 : prc;
+    }
     if (!input && !pack && !rill_cli_has_appended_pack()) {
         fprintf(stderr, "rill run: missing INPUT (a project folder, scene, model or --pack)\n");
         usage(stderr);
@@ -1034,11 +1096,13 @@ int rill_cmd_run(int argc, char **argv) {
         fprintf(stderr, "rill run: --fullscreen and --window contradict each other\n");
         return 2;
     }
-    if (fullscreen || windowed)
+    if (fullscreen || windowed) {
         o.fullscreen = fullscreen ? 1 : 0;
+    }
     if ((wire_fade && !rill_cli_wireframe_fade("run", wire_fade, &o.wireframe)) ||
-        (wire_color && !rill_cli_wireframe_color("run", wire_color, &o.wireframe)))
+        (wire_color && !rill_cli_wireframe_color("run", wire_color, &o.wireframe))) {
         return 2;
+    }
     if (o.headless && !o.frames) {
         fprintf(stderr, "rill run: --headless needs --frames N (there is no window to close)\n");
         return 2;
@@ -1056,8 +1120,9 @@ int rill_cmd_run(int argc, char **argv) {
                 (unsigned long long)o.frames);
         return 2;
     }
-    if (keys && !parse_keys(keys, &o))
+    if (keys && !parse_keys(keys, &o)) {
         return 2;
+    }
     char why[1024];
     if (o.screenshot && !rill_cli_writable(o.screenshot, why, sizeof(why))) {
         fprintf(stderr, "rill run: cannot write --screenshot: %s\n", why);
@@ -1073,8 +1138,9 @@ int rill_cmd_run(int argc, char **argv) {
         return 1;
     }
     rill_scene_loader_set_strict(rill_app_scenes(rill_content_app(c)), strict);
-    if (rill_content_get_kind(c) != RILL_CONTENT_KIND_PROJECT)
+    if (rill_content_get_kind(c) != RILL_CONTENT_KIND_PROJECT) {
         o.title = input ? input : pack;
+    }
     rill_cli_progress_start("rill run");
     int rc = rill_cli_viewer_run(&o, c);
     rill_content_destroy(c);

@@ -59,16 +59,18 @@ static bool tex_styled(tex_kind k) {
 /* The file name of kind k in style s: style 0 keeps the plain name ("facade_brick"), the others
  * add "_sN". */
 static void tex_name(tex_kind k, uint32_t style, char *out, size_t cap) {
-    if (tex_styled(k) && style)
+    if (tex_styled(k) && style) {
         snprintf(out, cap, "%s_s%u", TEX_NAMES[k], style);
-    else
+    } else {
         snprintf(out, cap, "%s", TEX_NAMES[k]);
+    }
 }
 
 /* A style's tint of the base colours: 1 for style 0, else a factor in [0.7, 1.3] per channel. */
 static float style_tint(uint32_t style, int channel) {
-    if (!style)
+    if (!style) {
         return 1.0f;
+    }
     return 0.7f + 0.6f * noise(style, (uint32_t)channel, 0x5747u);
 }
 
@@ -93,20 +95,24 @@ static void texel(tex_kind k, uint32_t style, uint32_t x, uint32_t y, uint32_t n
             (k == TEX_FACADE_BRICK && ((ys % 8u) == 0 || ((xs + (ys / 8u) * 8u) % 16u) == 0))
                 ? 0.6f
                 : 1.0f;
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < 3; i++) {
             c[i] = w[i] * mortar * (0.85f + 0.3f * nz);
-        if (pane)
+        }
+        if (pane) {
             c[0] = 0.20f + 0.1f * v, c[1] = 0.28f + 0.1f * v, c[2] = 0.38f + 0.15f * v;
+        }
         break;
     }
     case TEX_ROOF:
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < 3; i++) {
             c[i] = 0.30f + 0.25f * nz;
+        }
         break;
     case TEX_PAVING: {
         bool joint = (xs % 32u) < 2u || (ys % 32u) < 2u;
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < 3; i++) {
             c[i] = (joint ? 0.35f : 0.55f) + 0.12f * nz;
+        }
         c[2] += 0.03f;
         break;
     }
@@ -117,8 +123,9 @@ static void texel(tex_kind k, uint32_t style, uint32_t x, uint32_t y, uint32_t n
         c[0] = 0.30f + 0.15f * nz, c[1] = 0.20f + 0.1f * nz, c[2] = 0.12f + 0.06f * nz;
         break;
     case TEX_METAL:
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < 3; i++) {
             c[i] = 0.45f + 0.1f * nz + 0.1f * u;
+        }
         break;
     default: /* paint */
         c[0] = 0.65f + 0.1f * nz, c[1] = 0.12f + 0.05f * nz, c[2] = 0.10f + 0.05f * nz;
@@ -135,9 +142,11 @@ static void texel(tex_kind k, uint32_t style, uint32_t x, uint32_t y, uint32_t n
  * its "#low" tail ~87 KB), as in a real city's materials. */
 static rill_result write_texture(const char *dir, tex_kind k, uint32_t style, uint32_t n,
                                  uint8_t *px, rill_error *err) {
-    for (uint32_t y = 0; y < n; y++)
-        for (uint32_t x = 0; x < n; x++)
+    for (uint32_t y = 0; y < n; y++) {
+        for (uint32_t x = 0; x < n; x++) {
             texel(k, style, x, y, n, px + ((size_t)y * n + x) * 4u);
+        }
+    }
     char name[64], path[1200];
     tex_name(k, style, name, sizeof name);
     snprintf(path, sizeof path, "%s/%s.png", dir, name);
@@ -147,12 +156,15 @@ static rill_result write_texture(const char *dir, tex_kind k, uint32_t style, ui
 /* Every shared kind once and every styled kind in each of `styles` styles. */
 static rill_result write_textures(const char *dir, uint32_t n, uint32_t styles, rill_error *err) {
     uint8_t *px = malloc((size_t)n * n * 4u);
-    if (!px)
+    if (!px) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
+    }
     rill_result r = RILL_OK;
-    for (int k = 0; r == RILL_OK && k < TEX_NUM; k++)
-        for (uint32_t s = 0; r == RILL_OK && s < (tex_styled((tex_kind)k) ? styles : 1u); s++)
+    for (int k = 0; r == RILL_OK && k < TEX_NUM; k++) {
+        for (uint32_t s = 0; r == RILL_OK && s < (tex_styled((tex_kind)k) ? styles : 1u); s++) {
             r = write_texture(dir, (tex_kind)k, s, n, px, err);
+        }
+    }
     free(px);
     return r;
 }
@@ -170,8 +182,9 @@ typedef struct prim {
 
 static uint32_t vtx(prim *p, const float v[3], const float n[3], float u, float w) {
     uint32_t i = p->pos.len / 3u;
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 3; k++) {
         rill_array_push(&p->pos, v[k]), rill_array_push(&p->nrm, n[k]);
+    }
     rill_array_push(&p->uv, u), rill_array_push(&p->uv, w);
     return i;
 }
@@ -182,8 +195,9 @@ static void quad(prim *p, const float o[3], const float a[3], const float b[3], 
                  float su, float sv) {
     float n[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
     float l = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 3; k++) {
         n[k] = l > 0 ? n[k] / l : 0;
+    }
     float c[4][3];
     for (int k = 0; k < 3; k++) {
         c[0][k] = o[k], c[1][k] = o[k] + a[k], c[2][k] = o[k] + a[k] + b[k], c[3][k] = o[k] + b[k];
@@ -191,8 +205,9 @@ static void quad(prim *p, const float o[3], const float a[3], const float b[3], 
     uint32_t i0 = vtx(p, c[0], n, u0, v0 + sv), i1 = vtx(p, c[1], n, u0 + su, v0 + sv);
     uint32_t i2 = vtx(p, c[2], n, u0 + su, v0), i3 = vtx(p, c[3], n, u0, v0);
     uint32_t t[6] = {i0, i1, i2, i0, i2, i3};
-    for (int k = 0; k < 6; k++)
+    for (int k = 0; k < 6; k++) {
         rill_array_push(&p->idx, t[k]);
+    }
 }
 
 /* An axis-aligned box from mn to mx, every face mapped to the whole texture scaled by uvs. */
@@ -244,8 +259,9 @@ static void sphere(prim *p, const float c[3], float r, float ry, uint32_t seg) {
         for (uint32_t i = 0; i < seg; i++) {
             uint32_t a = base + j * (seg + 1u) + i, b = a + seg + 1u;
             uint32_t t[6] = {a, b, a + 1u, a + 1u, b, b + 1u};
-            for (int k = 0; k < 6; k++)
+            for (int k = 0; k < 6; k++) {
                 rill_array_push(&p->idx, t[k]);
+            }
         }
     }
 }
@@ -258,14 +274,16 @@ static void facade(prim *p, const float o[3], const float along[3], const float 
     for (uint32_t f = 0; f < floors; f++) {
         for (uint32_t c = 0; c < cols; c++) {
             float base[3];
-            for (int k = 0; k < 3; k++)
+            for (int k = 0; k < 3; k++) {
                 base[k] = o[k] + along[k] * cw * (float)c;
+            }
             base[1] += fh * (float)f;
             /* window opening in cell units: u 0.25..0.75, v 0.3..0.85 (texture v is flipped) */
             float u0 = 0.25f, u1 = 0.75f, v0 = 0.30f, v1 = 0.85f;
             float A[3], U[3] = {0, fh, 0};
-            for (int k = 0; k < 3; k++)
+            for (int k = 0; k < 3; k++) {
                 A[k] = along[k] * cw;
+            }
             float P[4][3]; /* opening corners on the wall plane */
             float us[2] = {u0, u1}, vs[2] = {v0, v1};
             for (int k = 0; k < 3; k++) {
@@ -292,13 +310,15 @@ static void facade(prim *p, const float o[3], const float along[3], const float 
             quad(p, right, Al, Ul, u1, 1.0f - v1, u0, v1 - v0);
             /* the recess: four reveals and the pane at depth d */
             float in[3];
-            for (int k = 0; k < 3; k++)
+            for (int k = 0; k < 3; k++) {
                 in[k] = -out[k] * d;
+            }
             for (int e = 0; e < 4; e++) {
                 const float *a = P[e], *b = P[(e + 1) % 4];
                 float edge[3];
-                for (int k = 0; k < 3; k++)
+                for (int k = 0; k < 3; k++) {
                     edge[k] = b[k] - a[k];
+                }
                 quad(p, a, in, edge, 0.2f, 0.2f, 0.05f, 0.05f);
             }
             float pane[3], W[3], H[3];
@@ -324,9 +344,11 @@ typedef struct mdl {
 } mdl;
 
 static prim *mdl_prim(mdl *m, tex_kind t) {
-    for (uint32_t i = 0; i < m->prim_count; i++)
-        if (m->tex[i] == t)
+    for (uint32_t i = 0; i < m->prim_count; i++) {
+        if (m->tex[i] == t) {
             return &m->prims[i];
+        }
+    }
     m->tex[m->prim_count] = t;
     m->rough[m->prim_count] = t == TEX_FACADE_GLASS ? 0.4f : 0.85f;
     m->metal[m->prim_count] = t == TEX_METAL ? 0.8f : 0.0f;
@@ -366,8 +388,9 @@ static rill_result mdl_write(mdl *m, const char *dir, const char *name, rill_err
         gp[i].positions = p->pos.data, gp[i].normals = p->nrm.data, gp[i].uv0 = p->uv.data;
         gp[i].index_count = p->idx.len, gp[i].indices = p->idx.data;
         gp[i].material = (int32_t)i;
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 3; k++) {
             gp[i].bounds_min[k] = 1e30f, gp[i].bounds_max[k] = -1e30f;
+        }
         for (uint32_t v = 0; v < gp[i].vertex_count; v++) {
             for (int k = 0; k < 3; k++) {
                 gp[i].bounds_min[k] = RILL_MIN(gp[i].bounds_min[k], p->pos.data[v * 3 + k]);
@@ -470,8 +493,9 @@ static void build_lamp(mdl *m, uint32_t level) {
     static const uint32_t pole[4] = {10, 6, 4, 3}, head[4] = {12, 6, 4, 0};
     prim *p = mdl_prim(m, TEX_METAL);
     cylinder(p, 0, 0, 0, 6.0f, 0.1f, pole[level]);
-    if (head[level])
+    if (head[level]) {
         sphere(p, (float[3]){0, 6.2f, 0}, 0.35f, 0.25f, head[level]);
+    }
 }
 
 static void build_bench(mdl *m, uint32_t level) {
@@ -493,17 +517,19 @@ static void build_car(mdl *m, uint32_t level) {
     prim *b = mdl_prim(m, TEX_PAINT);
     box(b, (float[3]){-0.9f, level == 3 ? 0.0f : 0.35f, -2.1f}, (float[3]){0.9f, 1.0f, 2.1f}, 1);
     box(b, (float[3]){-0.8f, 1.0f, -1.1f}, (float[3]){0.8f, 1.5f, 0.9f}, 1);
-    if (level == 3)
+    if (level == 3) {
         return; /* the body reaches the ground: no wheels */
+    }
     prim *w = mdl_prim(m, TEX_METAL);
     const float wx[2] = {-0.95f, 0.95f}, wz[2] = {-1.3f, 1.3f};
     for (int i = 0; i < 2; i++) {
         for (int j = 0; j < 2; j++) {
-            if (level == 2)
+            if (level == 2) {
                 box(w, (float[3]){wx[i] - 0.12f, 0, wz[j] - 0.35f},
                     (float[3]){wx[i] + 0.12f, 0.7f, wz[j] + 0.35f}, 1);
-            else
+            } else {
                 sphere(w, (float[3]){wx[i], 0.35f, wz[j]}, 0.12f, 0.35f, level ? 6 : 12);
+            }
         }
     }
 }
@@ -513,10 +539,12 @@ static void build_ground(mdl *m, uint32_t level) {
     prim *p = mdl_prim(m, TEX_PAVING);
     const int n = level ? 1 : 8;
     const float s = 200.0f / (float)n;
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++)
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++) {
             quad(p, (float[3]){-100.0f + s * (float)i, 0, -100.0f + s * (float)(j + 1)},
                  (float[3]){s, 0, 0}, (float[3]){0, 0, -s}, 0, 0, s / 6.0f, s / 6.0f);
+        }
+    }
 }
 
 /* The glass-front tower: a smooth, half-metallic glass facade (roughness 0.08) that
@@ -577,39 +605,42 @@ static rill_result write_model(const char *dir, uint32_t i, uint32_t l, uint32_t
     mdl m;
     memset(&m, 0, sizeof m);
     m.style = style;
-    if (i < 4 && l == 0)
+    if (i < 4 && l == 0) {
         build_building(&m, i);
-    else if (i < 4)
+    } else if (i < 4) {
         build_building_far(&m, i);
-    else if (i == 4)
+    } else if (i == 4) {
         build_tree(&m, l);
-    else if (i == 5)
+    } else if (i == 5) {
         build_lamp(&m, l);
-    else if (i == 6)
+    } else if (i == 6) {
         build_bench(&m, l);
-    else if (i == 7)
+    } else if (i == 7) {
         build_car(&m, l);
-    else if (i == 8)
+    } else if (i == 8) {
         build_ground(&m, l);
-    else if (i == 9)
+    } else if (i == 9) {
         build_tower(&m);
-    else if (i == 10)
+    } else if (i == 10) {
         build_fountain(&m);
-    else if (i == 11)
+    } else if (i == 11) {
         build_gate(&m);
-    else if (i == 12)
+    } else if (i == 12) {
         build_door(&m);
-    else
+    } else {
         build_lobby(&m);
+    }
     char name[64], styled[48];
-    if (style)
+    if (style) {
         snprintf(styled, sizeof styled, "%s_s%u", names[i], style);
-    else
+    } else {
         snprintf(styled, sizeof styled, "%s", names[i]);
-    if (l)
+    }
+    if (l) {
         snprintf(name, sizeof name, "%s_lod%u", styled, l);
-    else
+    } else {
         snprintf(name, sizeof name, "%s", styled);
+    }
     rill_result r = mdl_write(&m, dir, name, err);
     mdl_free(&m);
     return r;
@@ -621,16 +652,19 @@ rill_result rill_demo_write_assets(const char *models_dir, uint32_t texture_size
     snprintf(tex_dir, sizeof tex_dir, "%s/textures", models_dir);
     styles = RILL_MAX(styles, 1u);
     rill_result r = rill_dir_create_all(tex_dir, err);
-    if (r == RILL_OK)
+    if (r == RILL_OK) {
         r = write_textures(tex_dir, texture_size, styles, err);
+    }
     /* Levels written per model (the base included); 1 = none authored, export bakes them. The
      * buildings (0..3) and the ground (8) are written once per style. */
     static const uint32_t levels[] = {2, 2, 2, 2, 4, 4, 3, 4, 2, 1, 1, 1, 1, 1};
     for (uint32_t i = 0; r == RILL_OK && i < RILL_COUNTOF(levels); i++) {
         uint32_t model_styles = (i < 4 || i == 8) ? styles : 1u;
-        for (uint32_t s = 0; r == RILL_OK && s < model_styles; s++)
-            for (uint32_t l = 0; r == RILL_OK && l < levels[i]; l++)
+        for (uint32_t s = 0; r == RILL_OK && s < model_styles; s++) {
+            for (uint32_t l = 0; r == RILL_OK && l < levels[i]; l++) {
                 r = write_model(models_dir, i, l, s, err);
+            }
+        }
     }
     return r;
 }

@@ -56,8 +56,9 @@ static rill_entity model_at(demo_gen *g, const char *model, float x, float y, fl
 
 static void set_scale(demo_gen *g, rill_entity e, float sx, float sy, float sz) {
     rill_transform *t = rill_world_transform_mut(g->w, e);
-    if (t)
+    if (t) {
         t->scale[0] = sx, t->scale[1] = sy, t->scale[2] = sz;
+    }
 }
 
 /* >>suburbs ----------------------------------------------------------------------------------- */
@@ -77,21 +78,24 @@ static uint32_t write_suburb(demo_gen *g, uint32_t variant, float density, rill_
         for (uint32_t h = 0; h < houses; h++) {
             float ox = h & 1u ? 11.0f : -11.0f, oz = h & 2u ? 11.0f : -11.0f;
             uint32_t kind = (rnd_next(&s) >> 33) % 2u ? 3u : 0u;
-            if (style)
+            if (style) {
                 snprintf(house, sizeof house, "models/building_%u_s%u.glb", kind, style);
-            else
+            } else {
                 snprintf(house, sizeof house, "models/building_%u.glb", kind);
+            }
             float yaw = fabsf(ox) > fabsf(oz) ? 0.0f : 1.5707963f;
             rill_entity e = model_at(g, house, bx + ox, 0.0f, bz + oz, yaw);
             set_scale(g, e, kind ? 0.4f : 0.6f, 0.45f, 0.6f);
             count++;
         }
-        for (uint32_t t = 0; t < trees; t++, count++)
+        for (uint32_t t = 0; t < trees; t++, count++) {
             model_at(g, "models/tree.glb", bx + rnd(&s, -18.0f, 18.0f), 0.0f,
                      bz + rnd(&s, -18.0f, 18.0f), rnd(&s, 0.0f, 6.2831853f));
-        for (uint32_t c = 0; c < cars; c++, count++) /* on the street south of the block */
+        }
+        for (uint32_t c = 0; c < cars; c++, count++) { /* on the street south of the block */
             model_at(g, "models/car.glb", bx + rnd(&s, -20.0f, 20.0f), 0.0f, bz - 23.0f,
                      1.5707963f);
+        }
         if (b % 2u == 0u || density >= 0.5f) { /* a lamp at the block's corner */
             rill_entity l = model_at(g, "models/lamp.glb", bx - 21.5f, 0.0f, bz - 21.5f, 0.0f);
             count++;
@@ -127,10 +131,12 @@ static uint32_t country_cell(demo_gen *g, const demo_region *r, uint32_t cx, uin
     uint32_t trees = scaled(forest ? 800u : 80u, density);
     for (uint32_t i = 0; i < trees; i++) {
         float x = rnd(&s, -half, half), z = rnd(&s, -half, half);
-        if (!forest) /* hedgerows: on the lines between fields */
+        if (!forest) { /* hedgerows: on the lines between fields */
             x = roundf(x / 48.0f) * 48.0f + rnd(&s, -2.0f, 2.0f);
-        if (demo_region_road_distance(r, c[0] + x, c[1] + z) < 12.0f)
+        }
+        if (demo_region_road_distance(r, c[0] + x, c[1] + z) < 12.0f) {
             continue;
+        }
         float y = demo_region_ground(r, c[0] + x, c[1] + z);
         rill_entity e = model_at(g, "models/tree.glb", x, y, z, rnd(&s, 0.0f, 6.2831853f));
         float k = rnd(&s, 0.8f, 1.4f);
@@ -145,25 +151,29 @@ static uint32_t country_cell(demo_gen *g, const demo_region *r, uint32_t cx, uin
         for (uint32_t i = 0; i < 4u; i++) {
             float y = demo_region_ground(r, c[0] + at[i][0], c[1] + at[i][1]);
             rill_entity e = model_at(g, farm[i], at[i][0], y, at[i][1], 0.3f * (float)i);
-            if (i < 2u)
+            if (i < 2u) {
                 set_scale(g, e, i ? 0.45f : 0.6f, 0.4f, 0.6f);
+            }
             *lo = fminf(*lo, y), *hi = fmaxf(*hi, y + 15.0f);
             count++;
         }
     }
     /* Posts (lamp models) every 40 m, 8 m off any road crossing the cell. */
-    for (float z = -half + 20.0f; z < half; z += 40.0f)
+    for (float z = -half + 20.0f; z < half; z += 40.0f) {
         for (float x = -half + 20.0f; x < half; x += 40.0f) {
             float d = demo_region_road_distance(r, c[0] + x, c[1] + z);
-            if (d > 20.0f || density < 0.2f)
+            if (d > 20.0f || density < 0.2f) {
                 continue;
+            }
             float y = demo_region_ground(r, c[0] + x, c[1] + z);
             model_at(g, "models/lamp.glb", x, y, z, 0.0f);
             *lo = fminf(*lo, y), *hi = fmaxf(*hi, y + 7.0f);
             count++;
         }
-    if (!count)
+    }
+    if (!count) {
         *lo = *hi = demo_region_ground(r, c[0], c[1]);
+    }
     return count;
 }
 
@@ -226,8 +236,9 @@ static void terrain_entity(demo_gen *g, const demo_region *r) {
     static const float colors[3][3] = {{0.30f, 0.42f, 0.22f},  /* grass */
                                        {0.13f, 0.13f, 0.14f},  /* road */
                                        {0.52f, 0.44f, 0.26f}}; /* field */
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         memcpy(t.layer_color[i], colors[i], sizeof colors[i]), t.layer_color[i][3] = 1.0f;
+    }
     rill_world_add(g->w, e, tc, &t);
 }
 
@@ -271,20 +282,26 @@ static rill_result write_terrain_files(demo_gen *g, const demo_region *r, rill_e
     char path[1024];
     size_t n = (size_t)r->samples * r->samples;
     uint8_t *raw = rill_malloc(n * 2u);
-    if (!raw)
+    if (!raw) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "terrain.r16: out of memory");
-    for (size_t i = 0; i < n; i++)
+    }
+    for (size_t i = 0; i < n; i++) {
         raw[2u * i] = (uint8_t)r->heights[i], raw[2u * i + 1u] = (uint8_t)(r->heights[i] >> 8);
+    }
     rill_result res = demo_gen_out_path(path, sizeof path, g->out, "terrain.r16", err);
-    if (res == RILL_OK)
+    if (res == RILL_OK) {
         res = rill_file_write_all(path, raw, n * 2u, err);
+    }
     rill_free(raw);
-    if (res == RILL_OK)
+    if (res == RILL_OK) {
         res = demo_gen_out_path(path, sizeof path, g->out, "terrain_splat.png", err);
-    if (res == RILL_OK)
+    }
+    if (res == RILL_OK) {
         res = rill_image_write_png(path, r->splat, r->splat_side, r->splat_side, 4, err);
-    if (res == RILL_OK)
+    }
+    if (res == RILL_OK) {
         g->bytes_written += n * 2u, g->files_written += 2u;
+    }
     return res;
 }
 
@@ -335,10 +352,12 @@ static rill_result make_dirs(demo_gen *g, rill_error *err) {
             res = rill_dir_create_all(path, err);
         }
     }
-    if (res == RILL_OK)
+    if (res == RILL_OK) {
         res = demo_gen_out_path(path, sizeof path, g->out, "project.toml", err);
-    if (res == RILL_OK)
+    }
+    if (res == RILL_OK) {
         res = rill_file_write_all(path, REGION_TOML, strlen(REGION_TOML), err);
+    }
     return res;
 }
 
@@ -354,13 +373,16 @@ static rill_result write_variants(demo_gen *g, const demo_region *r, float densi
     g->styles = big ? g->variants : 2u;
     char path[1024];
     rill_result res = demo_gen_out_path(path, sizeof path, g->out, "models", err);
-    if (res == RILL_OK)
+    if (res == RILL_OK) {
         res = rill_demo_write_assets(path, big ? 1024u : 128u, g->styles, err);
+    }
     uint32_t per = scaled(DEMO_DISTRICT_MAX_ENTITIES, density);
-    for (uint32_t v = 0; res == RILL_OK && v < g->variants; v++)
+    for (uint32_t v = 0; res == RILL_OK && v < g->variants; v++) {
         core_sizes[v] = demo_gen_city_district(g, v, RILL_MAX(per, 20u), err, &res);
-    for (uint32_t v = 0; res == RILL_OK && v < REGION_SUBURB_VARIANTS; v++)
+    }
+    for (uint32_t v = 0; res == RILL_OK && v < REGION_SUBURB_VARIANTS; v++) {
         suburb_sizes[v] = write_suburb(g, v, density, &res, err);
+    }
     return res;
 }
 
@@ -369,17 +391,21 @@ rill_result demo_region_generate(demo_gen *g, uint32_t km, float density, const 
     memset(out, 0, sizeof *out);
     demo_region r;
     rill_result res = demo_region_layout(&r, km, err);
-    if (res != RILL_OK)
+    if (res != RILL_OK) {
         return res;
+    }
     uint32_t cells = r.side * r.side, core_sizes[16] = {0}, suburb_sizes[8] = {0};
     uint32_t *core_variant = rill_calloc(cells, sizeof *core_variant);
     float(*range)[2] = rill_calloc(cells, sizeof *range);
-    if (!core_variant || !range)
+    if (!core_variant || !range) {
         res = rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "region: out of memory");
-    if (res == RILL_OK)
+    }
+    if (res == RILL_OK) {
         res = make_dirs(g, err);
-    if (res == RILL_OK)
+    }
+    if (res == RILL_OK) {
         res = write_variants(g, &r, density, core_sizes, suburb_sizes, err);
+    }
     for (uint32_t i = 0; res == RILL_OK && i < cells; i++) {
         uint32_t cx = i % r.side, cz = i / r.side;
         if (r.kinds[i] == DEMO_REGION_CORE) {
@@ -406,10 +432,12 @@ rill_result demo_region_generate(demo_gen *g, uint32_t km, float density, const 
         out->districts = cells;
         res = demo_gen_save_roots(g, "main.rsn", err);
     }
-    if (res == RILL_OK)
+    if (res == RILL_OK) {
         res = write_terrain_files(g, &r, err);
-    if (res == RILL_OK)
+    }
+    if (res == RILL_OK) {
         res = write_fly_path(&r, fly_path, err);
+    }
     rill_free(core_variant);
     rill_free(range);
     demo_region_free(&r);

@@ -32,8 +32,9 @@ static void place_cities(demo_region *r) {
     uint32_t want = (uint32_t)lroundf((float)(r->km * r->km) / 25.0f);
     want = RILL_CLAMP(want, 1u, DEMO_REGION_MAX_CITIES);
     uint32_t grid = 1;
-    while (grid * grid < want)
+    while (grid * grid < want) {
         grid++;
+    }
     float span = 2.0f * r->half / (float)grid;
     float core = fminf(150.0f * (float)r->km, 900.0f),
           suburb = fminf(350.0f * (float)r->km, 2000.0f);
@@ -51,8 +52,9 @@ static void place_cities(demo_region *r) {
 }
 
 static void add_road(demo_region *r, float ax, float az, float bx, float bz) {
-    if (r->road_count < DEMO_REGION_MAX_ROADS)
+    if (r->road_count < DEMO_REGION_MAX_ROADS) {
         r->roads[r->road_count++] = (demo_region_road){{ax, az}, {bx, bz}};
+    }
 }
 
 /* Roads: the cities joined by a minimum spanning tree (Prim's, nearest first), and from every city
@@ -63,12 +65,14 @@ static void lay_roads(demo_region *r) {
     for (uint32_t n = 1; n < r->city_count; n++) {
         float best = INFINITY;
         uint32_t bi = 0, bj = 0;
-        for (uint32_t i = 0; i < r->city_count; i++)
+        for (uint32_t i = 0; i < r->city_count; i++) {
             for (uint32_t j = 0; in[i] && j < r->city_count; j++) {
                 float dx = r->cities[i].x - r->cities[j].x, dz = r->cities[i].z - r->cities[j].z;
-                if (!in[j] && dx * dx + dz * dz < best)
+                if (!in[j] && dx * dx + dz * dz < best) {
                     best = dx * dx + dz * dz, bi = i, bj = j;
+                }
             }
+        }
         in[bj] = true;
         add_road(r, r->cities[bi].x, r->cities[bi].z, r->cities[bj].x, r->cities[bj].z);
     }
@@ -77,11 +81,13 @@ static void lay_roads(demo_region *r) {
         const demo_region_city *c = &r->cities[i];
         float d[4] = {c->x + r->half, r->half - c->x, c->z + r->half, r->half - c->z};
         uint32_t k = 0;
-        for (uint32_t e = 1; e < 4; e++)
+        for (uint32_t e = 1; e < 4; e++) {
             k = d[e] < d[k] ? e : k;
+        }
         for (uint32_t e = 0; e < 4; e++) {
-            if (e != k && r->city_count > 1)
+            if (e != k && r->city_count > 1) {
                 continue;
+            }
             float bx = e == 0 ? -edge : e == 1 ? edge : c->x;
             float bz = e == 2 ? -edge : e == 3 ? edge : c->z;
             add_road(r, c->x, c->z, bx, bz);
@@ -115,8 +121,9 @@ static void road_nearest(const demo_region *r, float x, float z, float out[2]) {
         t = fminf(fmaxf(t, 0.0f), 1.0f);
         float px = rd->a[0] + t * ex, pz = rd->a[1] + t * ez;
         float d = (x - px) * (x - px) + (z - pz) * (z - pz);
-        if (d < best)
+        if (d < best) {
             best = d, out[0] = px, out[1] = pz;
+        }
     }
 }
 
@@ -189,13 +196,15 @@ static float height01(const demo_region *r, float x, float z) {
 
 static rill_result make_heights(demo_region *r, rill_error *err) {
     r->heights = rill_malloc((size_t)r->samples * r->samples * sizeof(uint16_t));
-    if (!r->heights)
+    if (!r->heights) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "region heights: out of memory");
-    for (uint32_t z = 0; z < r->samples; z++)
+    }
+    for (uint32_t z = 0; z < r->samples; z++) {
         for (uint32_t x = 0; x < r->samples; x++) {
             float v = height01(r, r->corner + (float)x * r->step, r->corner + (float)z * r->step);
             r->heights[(size_t)z * r->samples + x] = (uint16_t)(v * 65535.0f + 0.5f);
         }
+    }
     return RILL_OK;
 }
 
@@ -216,19 +225,22 @@ float demo_region_ground(const demo_region *r, float x, float z) {
 /* The cell kind at world (x, z); country beyond the cells. */
 static demo_region_kind kind_at(const demo_region *r, float x, float z) {
     float fx = (x + r->half) / DEMO_REGION_CELL, fz = (z + r->half) / DEMO_REGION_CELL;
-    if (fx < 0.0f || fz < 0.0f || fx >= (float)r->side || fz >= (float)r->side)
+    if (fx < 0.0f || fz < 0.0f || fx >= (float)r->side || fz >= (float)r->side) {
         return DEMO_REGION_COUNTRY;
+    }
     return (demo_region_kind)r->kinds[(uint32_t)fz * r->side + (uint32_t)fx];
 }
 
 /* Fields: country cells whose hash says so are ploughed in a few strips. */
 static bool field_at(const demo_region *r, float x, float z) {
     float fx = (x + r->half) / DEMO_REGION_CELL, fz = (z + r->half) / DEMO_REGION_CELL;
-    if (kind_at(r, x, z) != DEMO_REGION_COUNTRY || fx < 0.0f || fz < 0.0f)
+    if (kind_at(r, x, z) != DEMO_REGION_COUNTRY || fx < 0.0f || fz < 0.0f) {
         return false;
+    }
     uint32_t cx = (uint32_t)fx, cz = (uint32_t)fz;
-    if (hash01(cx, cz, 41) > 0.45f || rill_terrain_noise(11u, 1500.0f, x, z) > 0.55f)
+    if (hash01(cx, cz, 41) > 0.45f || rill_terrain_noise(11u, 1500.0f, x, z) > 0.55f) {
         return false;
+    }
     float lx = x + r->half - (float)cx * DEMO_REGION_CELL; /* strips 40 m wide, 8 m of grass */
     return fmodf(lx, 48.0f) < 40.0f && fmodf(z + r->half, DEMO_REGION_CELL) > 8.0f;
 }
@@ -240,8 +252,9 @@ static rill_result make_splat(demo_region *r, rill_error *err) {
     uint32_t n = RILL_MIN(r->chunks * 32u, DEMO_REGION_SPLAT_MAX);
     r->splat_side = n;
     r->splat = rill_malloc((size_t)n * n * 4u);
-    if (!r->splat)
+    if (!r->splat) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "region splat map: out of memory");
+    }
     float size = (float)r->chunks * DEMO_REGION_TERRAIN_CHUNK, texel = size / (float)n;
     for (uint32_t v = 0; v < n; v++) {
         for (uint32_t u = 0; u < n; u++) {
@@ -270,12 +283,14 @@ static rill_result make_splat(demo_region *r, rill_error *err) {
 /* >>fly path ---------------------------------------------------------------------------------- */
 
 static void add_key(demo_region *r, float x, float y, float z, const float *look) {
-    if (r->key_count >= DEMO_REGION_MAX_KEYS)
+    if (r->key_count >= DEMO_REGION_MAX_KEYS) {
         return;
+    }
     demo_region_key *k = &r->keys[r->key_count++];
     *k = (demo_region_key){.pos = {x, y, z}, .has_look = look != NULL};
-    if (look)
+    if (look) {
         memcpy(k->look, look, sizeof k->look);
+    }
 }
 
 /* West to east through the city nearest the middle, DEMO_REGION_LOW above the highest ground of
@@ -283,16 +298,19 @@ static void add_key(demo_region *r, float x, float y, float z, const float *look
  * region looking at its middle. */
 static void plan_flight(demo_region *r) {
     uint32_t mid = 0;
-    for (uint32_t i = 1; i < r->city_count; i++)
-        if (hypotf(r->cities[i].x, r->cities[i].z) < hypotf(r->cities[mid].x, r->cities[mid].z))
+    for (uint32_t i = 1; i < r->city_count; i++) {
+        if (hypotf(r->cities[i].x, r->cities[i].z) < hypotf(r->cities[mid].x, r->cities[mid].z)) {
             mid = i;
+        }
+    }
     float z = r->cities[mid].z + 60.0f, x0 = -r->half + 100.0f, x1 = r->half - 100.0f;
     uint32_t steps = (uint32_t)ceilf((x1 - x0) / 250.0f);
     r->key_count = 0;
     for (uint32_t i = 0; i <= steps; i++) {
         float x = x0 + (x1 - x0) * (float)i / (float)steps, top = -INFINITY;
-        for (int s = -5; s <= 5; s++)
+        for (int s = -5; s <= 5; s++) {
             top = fmaxf(top, demo_region_ground(r, x + 25.0f * (float)s, z));
+        }
         add_key(r, x, top + DEMO_REGION_LOW, z, NULL);
     }
     const float middle[3] = {0.0f, 0.0f, 0.0f};
@@ -305,9 +323,10 @@ static void plan_flight(demo_region *r) {
 
 rill_result demo_region_layout(demo_region *r, uint32_t km, rill_error *err) {
     memset(r, 0, sizeof *r);
-    if (km < 1u || km > DEMO_REGION_MAX_KM)
+    if (km < 1u || km > DEMO_REGION_MAX_KM) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "region: %u km is not in [1, %u]", km,
                               DEMO_REGION_MAX_KM);
+    }
     r->km = km;
     r->side = (uint32_t)(1000.0f * (float)km / DEMO_REGION_CELL + 0.5f);
     r->half = 0.5f * (float)r->side * DEMO_REGION_CELL;
@@ -317,18 +336,22 @@ rill_result demo_region_layout(demo_region *r, uint32_t km, rill_error *err) {
     r->corner = -0.5f * (float)r->chunks * DEMO_REGION_TERRAIN_CHUNK;
     r->step = DEMO_REGION_TERRAIN_CHUNK / (float)(DEMO_REGION_TERRAIN_RES - 1u);
     r->kinds = rill_malloc((size_t)r->side * r->side);
-    if (!r->kinds)
+    if (!r->kinds) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "region: out of memory");
+    }
     place_cities(r);
     lay_roads(r);
     classify_cells(r);
     rill_result res = make_heights(r, err);
-    if (res == RILL_OK)
+    if (res == RILL_OK) {
         res = make_splat(r, err);
-    if (res == RILL_OK)
+    }
+    if (res == RILL_OK) {
         plan_flight(r);
-    if (res != RILL_OK)
+    }
+    if (res != RILL_OK) {
         demo_region_free(r);
+    }
     return res;
 }
 

@@ -189,10 +189,12 @@ static rill_result write_files(const char *project_dir, rill_error *err) {
         /* Checked as `rill export` will check them: a slip here fails the generator. */
         r = rill_scripts_check_source(FILES[i].path, FILES[i].text, strlen(FILES[i].text), err);
         int n = snprintf(path, sizeof path, "%s/%s", project_dir, FILES[i].path);
-        if (r == RILL_OK && (n < 0 || (size_t)n >= sizeof path))
+        if (r == RILL_OK && (n < 0 || (size_t)n >= sizeof path)) {
             r = rill_error_set(err, RILL_ERR_LIMIT, "%s: path too long", project_dir);
-        if (r == RILL_OK)
+        }
+        if (r == RILL_OK) {
             r = rill_file_write_all(path, FILES[i].text, strlen(FILES[i].text), err);
+        }
     }
     return r;
 }
@@ -210,8 +212,9 @@ static rill_entity spawn(rill_world *w, rill_entity parent, const char *name, fl
     t.rotation[1] = sinf(0.5f * yaw), t.rotation[3] = cosf(0.5f * yaw);
     rill_world_set_transform(w, e, &t);
     rill_world_set_name(w, e, name);
-    if (parent)
+    if (parent) {
         rill_world_set_parent(w, e, parent);
+    }
     return e;
 }
 
@@ -230,8 +233,9 @@ static uint32_t add_cars(rill_world *w, const rill_demo_layout *l) {
     uint32_t n = 0;
     for (uint32_t i = 0; i < RILL_COUNTOF(CAR_BLOCKS); i++) {
         float cx = l->offset + CAR_BLOCKS[i][0], cz = l->offset + CAR_BLOCKS[i][1];
-        if (fabsf(cx) + 27.0f > edge || fabsf(cz) + 27.0f > edge)
+        if (fabsf(cx) + 27.0f > edge || fabsf(cz) + 27.0f > edge) {
             continue; /* off the city's ground */
+        }
         char name[32], props[160];
         snprintf(name, sizeof name, "Car %u", n + 1u);
         snprintf(props, sizeof props, "cx = %g, cz = %g, speed = %g, start = %g%s", (double)cx,
@@ -249,8 +253,9 @@ static uint32_t add_cars(rill_world *w, const rill_demo_layout *l) {
  * the pillars; the right one is turned half a turn so that both open northwards. */
 static uint32_t add_gate_doors(rill_world *w) {
     rill_entity gate = rill_world_find_by_name(w, "NM_Gate");
-    if (!gate)
+    if (!gate) {
         return 0;
+    }
     const rill_transform *gt = rill_world_get(w, gate, rill_world_builtin(w)->transform);
     for (int side = 0; side < 2; side++) {
         rill_entity d = spawn(w, gate, side ? "Gate door right" : "Gate door left",
@@ -270,12 +275,14 @@ static uint32_t add_gate_doors(rill_world *w) {
 rill_result rill_demo_add_life(rill_world *w, const char *project_dir, const rill_demo_layout *l,
                                uint32_t *out_count, rill_error *err) {
     rill_result r = write_files(project_dir, err);
-    if (r != RILL_OK)
+    if (r != RILL_OK) {
         return r;
+    }
     uint32_t n = 0;
     rill_entity sun = rill_world_find_by_name(w, "Sun");
-    if (sun)
+    if (sun) {
         add_script(w, sun, "scripts/day_night.lua", NULL);
+    }
     n += add_cars(w, l);
     n += add_gate_doors(w);
     /* The extra district goes into the first empty cell of the city's square grid (inside the
@@ -294,7 +301,8 @@ rill_result rill_demo_add_life(rill_world *w, const char *project_dir, const ril
     snprintf(props, sizeof props, "key = 'l', position = vec3(%g, 0, %g)", (double)x, (double)z);
     add_script(w, loader, "scripts/district_loader.lua", props);
     n++;
-    if (out_count)
+    if (out_count) {
         *out_count += n;
+    }
     return RILL_OK;
 }

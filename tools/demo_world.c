@@ -205,8 +205,9 @@ typedef struct demo_item {
 static bool inside_building(rill_world *w, rill_component building, rill_entity e) {
     for (int i = 0; i < 3 && e; i++) {
         e = rill_world_get_parent(w, e);
-        if (e && rill_world_has(w, e, building))
+        if (e && rill_world_has(w, e, building)) {
             return true;
+        }
     }
     return false;
 }
@@ -224,12 +225,14 @@ int64_t rill_demo_make_drawables(rill_renderer *r, rill_world *w, rill_error *er
                    cp = rill_world_find_component(w, "DemoProp"),
                    cl = rill_world_find_component(w, "DemoLight");
     rill_render_components rc;
-    if (rill_render_register_components(w, &rc, err) != RILL_OK)
+    if (rill_render_register_components(w, &rc, err) != RILL_OK) {
         return -1;
+    }
     rill_mesh cube = rill_render_mesh_cube(r, err);
     rill_mesh sphere = cube.id ? rill_render_mesh_sphere(r, 12, err) : (rill_mesh){0};
-    if (!sphere.id)
+    if (!sphere.id) {
         return -1;
+    }
     rill_material mats[MAT_COUNT];
     for (int i = 0; i < MAT_COUNT; i++) {
         rill_material_desc md;
@@ -240,8 +243,9 @@ int64_t rill_demo_make_drawables(rill_renderer *r, rill_world *w, rill_error *er
         md.roughness = DEMO_MATS[i].roughness;
         memcpy(md.emissive, DEMO_MATS[i].emissive, sizeof(float) * 3);
         md.label = "demo";
-        if (!(mats[i] = rill_render_material_create(r, &md, err)).id)
+        if (!(mats[i] = rill_render_material_create(r, &md, err)).id) {
             return -1;
+        }
     }
     /* Collect first: the world must not change under a running query. */
     RILL_ARRAY(demo_item) items[3] = {{0}};
@@ -260,8 +264,9 @@ int64_t rill_demo_make_drawables(rill_renderer *r, rill_world *w, rill_error *er
             it.e = q.entity;
             memcpy(&it.u, rill_query_get(&q, 0), sz);
             if (!rill_array_push(&items[k], it)) {
-                for (int j = 0; j < 3; j++)
+                for (int j = 0; j < 3; j++) {
                     rill_array_free(&items[j]);
+                }
                 rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
                 return -1;
             }
@@ -289,8 +294,9 @@ int64_t rill_demo_make_drawables(rill_renderer *r, rill_world *w, rill_error *er
         rill_entity e = items[1].data[i].e;
         const demo_prop *p = &items[1].data[i].u.p;
         rill_transform *t = rill_world_transform_mut(w, e);
-        if (!t)
+        if (!t) {
             continue;
+        }
         float sx = p->size[0], sy = p->size[1], sz = p->size[2];
         rill_mesh mesh = cube;
         int mat = MAT_CONCRETE;
@@ -344,8 +350,9 @@ int64_t rill_demo_make_drawables(rill_renderer *r, rill_world *w, rill_error *er
             rill_directional_light dl = {{l->color[0], l->color[1], l->color[2], 1.0f}, 3.0f, true};
             rill_world_add(w, e, rc.directional_light, &dl);
             rill_transform *t = rill_world_transform_mut(w, e);
-            if (t) /* late afternoon: from the south-east, 55 degrees up */
+            if (t) { /* late afternoon: from the south-east, 55 degrees up */
                 yaw_pitch_quat(0.67f, -0.96f, t->rotation);
+            }
         } else if (!inside_building(w, cb, e)) {
             rill_point_light pl = {{l->color[0], l->color[1], l->color[2], 1.0f},
                                    l->intensity * DEMO_LIGHT_SCALE,
@@ -353,8 +360,9 @@ int64_t rill_demo_make_drawables(rill_renderer *r, rill_world *w, rill_error *er
             rill_world_add(w, e, rc.point_light, &pl);
         }
     }
-    for (int j = 0; j < 3; j++)
+    for (int j = 0; j < 3; j++) {
         rill_array_free(&items[j]);
+    }
     rill_world_update_transforms(w);
     return drawn;
 }

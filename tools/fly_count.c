@@ -21,8 +21,9 @@ static bool sphere_visible(const rill_render_view *v, float aspect, const float 
     float y = m[4] * d[0] + m[5] * d[1] + m[6] * d[2];
     float z = m[8] * d[0] + m[9] * d[1] + m[10] * d[2];
     float depth = -z;
-    if (depth + r < v->near_plane || depth - r > v->far_plane)
+    if (depth + r < v->near_plane || depth - r > v->far_plane) {
         return false;
+    }
     if (v->orthographic) {
         float hh = 0.5f * v->ortho_height, hw = hh * aspect;
         return fabsf(x) - r <= hw && fabsf(y) - r <= hh;
@@ -46,15 +47,17 @@ static inst_group group_of(rill_world *w, rill_scene_models *models, rill_entity
     rill_entity child = e;
     for (int depth = 0; depth < 16 && e; depth++) {
         rill_entity parent = rill_world_get_parent(w, e);
-        if (!parent)
+        if (!parent) {
             break;
+        }
         uint32_t n = rill_scene_models_levels(models, parent, roots);
         if (n) {
             child = e;
             for (uint32_t k = 0; k < n; k++) {
                 if (roots[k] == child) {
-                    if (n > 1)
+                    if (n > 1) {
                         g = (inst_group){parent, k};
+                    }
                     return g;
                 }
             }
@@ -69,8 +72,10 @@ static inst_group group_of(rill_world *w, rill_scene_models *models, rill_entity
 static uint64_t primitive_triangles(rill_asset_server *as, const rill_model_mesh *mm) {
     const rill_gltf_model *gm =
         rill_asset_get_payload_as(as, (rill_asset){mm->asset}, RILL_GLTF_ASSET_LOADER);
-    if (!gm || mm->mesh >= gm->mesh_count || mm->primitive >= gm->meshes[mm->mesh].primitive_count)
+    if (!gm || mm->mesh >= gm->mesh_count ||
+        mm->primitive >= gm->meshes[mm->mesh].primitive_count) {
         return 0;
+    }
     const rill_gltf_primitive *p = &gm->meshes[mm->mesh].primitives[mm->primitive];
     return (p->index_count ? p->index_count : p->vertex_count) / 3u;
 }
@@ -89,15 +94,18 @@ static uint64_t tree_triangles(rill_world *w, rill_asset_server *as, rill_compon
         const rill_model_mesh *mm = rill_world_get(w, e, mmc);
         if (mm && !asset) {
             asset = mm->asset;
-            if (rill_map_get(per_asset, asset, &tris))
+            if (rill_map_get(per_asset, asset, &tris)) {
                 return tris;
+            }
         }
         tris += mm ? primitive_triangles(as, mm) : 0;
-        for (rill_entity c = rill_world_first_child(w, e); c; c = rill_world_next_sibling(w, c))
+        for (rill_entity c = rill_world_first_child(w, e); c; c = rill_world_next_sibling(w, c)) {
             rill_array_push(&stack, c);
+        }
     }
-    if (asset)
+    if (asset) {
         rill_map_set(per_asset, asset, tris);
+    }
     return tris;
 }
 
@@ -110,11 +118,13 @@ static uint64_t ranges_seen(const rill_render_snapshot *snap, const rill_render_
         uint64_t at = (uint64_t)in->range_first + k;
         const rill_render_range *rg = at < snap->range_count ? &snap->ranges[at] : NULL;
         float wc[3];
-        for (int j = 0; rg && j < 3; j++)
+        for (int j = 0; rg && j < 3; j++) {
             wc[j] = m[j] * rg->center[0] + m[4 + j] * rg->center[1] + m[8 + j] * rg->center[2] +
                     m[12 + j];
-        if (rg && sphere_visible(&snap->view, aspect, wc, rg->radius * sc))
+        }
+        if (rg && sphere_visible(&snap->view, aspect, wc, rg->radius * sc)) {
             tris += rg->index_count / 3u;
+        }
     }
     return tris;
 }
@@ -140,11 +150,13 @@ static bool mesh_in_view(const count_ctx *cx, const rill_render_view *view, rill
                          const float m[16], uint64_t *out_tris) {
     uint32_t idx = 0;
     float c[3], rad = 0.0f;
-    if (!rill_render_mesh_info(cx->r, mesh, &idx, c, &rad))
+    if (!rill_render_mesh_info(cx->r, mesh, &idx, c, &rad)) {
         return false;
+    }
     float wc[3];
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 3; k++) {
         wc[k] = m[k] * c[0] + m[4 + k] * c[1] + m[8 + k] * c[2] + m[12 + k];
+    }
     *out_tris = idx / 3u;
     return sphere_visible(view, cx->aspect, wc, rad * max_scale(m));
 }
@@ -177,13 +189,17 @@ static bool model_mesh_gpu(rill_render_assets *ra, rill_asset_server *as, const 
     const rill_render_model *up = rill_render_assets_model(ra, (rill_asset){mm->asset});
     const rill_gltf_model *gm =
         up ? rill_asset_get_payload_as(as, (rill_asset){mm->asset}, RILL_GLTF_ASSET_LOADER) : NULL;
-    if (!gm || mm->mesh >= gm->mesh_count || mm->primitive >= gm->meshes[mm->mesh].primitive_count)
+    if (!gm || mm->mesh >= gm->mesh_count ||
+        mm->primitive >= gm->meshes[mm->mesh].primitive_count) {
         return false;
+    }
     uint32_t gi = mm->primitive;
-    for (uint32_t k = 0; k < mm->mesh; k++)
+    for (uint32_t k = 0; k < mm->mesh; k++) {
         gi += gm->meshes[k].primitive_count;
-    if (gi >= up->mesh_count)
+    }
+    if (gi >= up->mesh_count) {
         return false;
+    }
     *out = up->meshes[gi];
     return true;
 }
@@ -209,8 +225,9 @@ static void count_batched(const count_ctx *cx, count_scratch *cs, const rill_ren
             (modes && rill_channels_resolve(modes, rill_channels_get(w, e), &opacity) ==
                           RILL_RENDER_MODE_HIDDEN) ||
             !model_mesh_gpu(cx->ra, rill_app_assets(cx->app), mm, &mesh) ||
-            !mesh_in_view(cx, view, mesh, xf->m, &tris))
+            !mesh_in_view(cx, view, mesh, xf->m, &tris)) {
             continue;
+        }
         count_entity(cx, cs, e, tris, out);
     }
 }
@@ -229,8 +246,9 @@ void fly_count_snapshot(const count_ctx *cx, const rill_render_snapshot *snap, f
     for (uint32_t i = 0; i < snap->instance_count; i++) {
         const rill_render_instance *in = &snap->instances[i];
         uint64_t tris = 0;
-        if (in->mode == RILL_RENDER_MODE_HIDDEN)
+        if (in->mode == RILL_RENDER_MODE_HIDDEN) {
             continue;
+        }
         if (in->range_count) {
             /* A static batch: its ranges (member runs of one part) are seen one by one; its
              * members count for triangles_full below. */
@@ -241,14 +259,16 @@ void fly_count_snapshot(const count_ctx *cx, const rill_render_snapshot *snap, f
             continue;
         }
         rill_map_set(&cs.in_snap, in->id, 1);
-        if (!mesh_in_view(cx, &snap->view, in->mesh, in->transform, &tris))
+        if (!mesh_in_view(cx, &snap->view, in->mesh, in->transform, &tris)) {
             continue;
+        }
         out->visible++;
         out->triangles += tris;
         count_entity(cx, &cs, (rill_entity)in->id, tris, out);
     }
-    if (batched && cx->rc && cx->ra)
+    if (batched && cx->rc && cx->ra) {
         count_batched(cx, &cs, &snap->view, out);
+    }
     out->draws = out->visible;
     out->extracted = snap->instance_count;
 }

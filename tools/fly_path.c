@@ -43,11 +43,13 @@ static bool read_key(const cJSON *k, double last_t, fly_key *fk, char *why, size
     }
     fk->has_look = cJSON_GetObjectItem(k, "look") != NULL;
     if (!key_vec3(k, "pos", fk->pos, why, cap) ||
-        (fk->has_look && !key_vec3(k, "look", fk->look, why, cap)))
+        (fk->has_look && !key_vec3(k, "look", fk->look, why, cap))) {
         return false;
+    }
     const cJSON *t = cJSON_GetObjectItem(k, "t");
-    if (!t)
+    if (!t) {
         return true;
+    }
     if (!cJSON_IsNumber(t) || !(t->valuedouble >= 0.0 && t->valuedouble <= FLY_MAX_SECONDS)) {
         snprintf(why, cap, "\"t\": want seconds in [0, %g]", FLY_MAX_SECONDS);
         return false;
@@ -82,9 +84,10 @@ bool fly_read_path(const char *file, fly_key *keys, uint32_t *out_n, char *why, 
     cJSON *list = cJSON_IsObject(doc) ? cJSON_GetObjectItem(doc, "keyframes") : doc;
     int count = cJSON_IsArray(list) ? cJSON_GetArraySize(list) : -1;
     bool ok = count >= 2 && count <= (int)FLY_MAX_KEYS;
-    if (!ok)
+    if (!ok) {
         snprintf(why, cap, "%s: want a JSON list of 2 to %u keyframes (or {\"keyframes\": [...]})",
                  file, FLY_MAX_KEYS);
+    }
     uint32_t n = 0;
     double last_t = -1.0;
     char what[256];
@@ -119,14 +122,17 @@ uint32_t fly_auto_path(const float mn[3], const float mx[3], fly_key *keys) {
 
 /* Gives keyframes without times a time from the speed; returns the path's duration. */
 double fly_time_path(fly_key *keys, uint32_t n, float speed) {
-    if (keys[0].t < 0.0)
+    if (keys[0].t < 0.0) {
         keys[0].t = 0.0;
+    }
     for (uint32_t i = 1; i < n; i++) {
-        if (keys[i].t >= 0.0)
+        if (keys[i].t >= 0.0) {
             continue;
+        }
         float d = 0.0f;
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 3; k++) {
             d += (keys[i].pos[k] - keys[i - 1].pos[k]) * (keys[i].pos[k] - keys[i - 1].pos[k]);
+        }
         keys[i].t = keys[i - 1].t + RILL_MAX(sqrtf(d) / speed, 1e-3f);
     }
     return keys[n - 1].t;
@@ -136,8 +142,9 @@ float fly_path_length(const fly_key *keys, uint32_t n) {
     float len = 0.0f;
     for (uint32_t i = 1; i < n; i++) {
         float d = 0.0f;
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 3; k++) {
             d += (keys[i].pos[k] - keys[i - 1].pos[k]) * (keys[i].pos[k] - keys[i - 1].pos[k]);
+        }
         len += sqrtf(d);
     }
     return len;
@@ -148,8 +155,9 @@ float fly_path_length(const fly_key *keys, uint32_t n) {
  */
 void fly_path_eval(const fly_key *keys, uint32_t n, double t, float pos[3], float quat[4]) {
     uint32_t i = 0;
-    while (i + 2 < n && t > keys[i + 1].t)
+    while (i + 2 < n && t > keys[i + 1].t) {
         i++;
+    }
     const fly_key *a = &keys[i], *b = &keys[i + 1];
     float u = (float)RILL_CLAMP((t - a->t) / (b->t - a->t), 0.0, 1.0);
     float dir[3];
@@ -180,8 +188,9 @@ bool fly_world_bounds(rill_app *app, float mn[3], float mx[3]) {
     uint32_t n = rill_stream_instances(s, NULL, 0);
     rill_stream_instance_info *inst = calloc(n ? n : 1, sizeof *inst);
     n = inst ? rill_stream_instances(s, inst, n) : 0;
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 3; k++) {
         mn[k] = FLT_MAX, mx[k] = -FLT_MAX;
+    }
     for (uint32_t i = 0; i < n; i++) {
         for (int k = 0; k < 3; k++) {
             mn[k] = RILL_MIN(mn[k], inst[i].bounds_min[k]);
@@ -201,8 +210,9 @@ uint32_t fly_content_path(rill_content *content, fly_key *keys) {
     if (!rill_content_bounds(content, lo, hi)) {
         float p[3] = {0, 0, 0};
         rill_app_streaming_camera(rill_content_app(content), p);
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 3; k++) {
             lo[k] = p[k] - 100.0f, hi[k] = p[k] + 100.0f;
+        }
         lo[1] = hi[1] = 0.0f;
         return fly_auto_path(lo, hi, keys);
     }

@@ -39,33 +39,37 @@ static void jw_f64(jw *w, const char *k, double v) {
 static void jw_u64s(jw *w, const char *k, const uint64_t *v, uint32_t n) {
     jw_key(w, k);
     fputc('[', w->f);
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         fprintf(w->f, "%s%llu", i ? "," : "", (unsigned long long)v[i]);
+    }
     fputc(']', w->f);
 }
 static void jw_u32s(jw *w, const char *k, const uint32_t *v, uint32_t n) {
     jw_key(w, k);
     fputc('[', w->f);
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         fprintf(w->f, "%s%u", i ? "," : "", v[i]);
+    }
     fputc(']', w->f);
 }
 /* The renderer's GPU time per graph pass of the newest finished frame, as {"name": ms, ...}. */
 static void jw_passes(jw *w, const char *k, const rill_render_stats *rs) {
     jw_key(w, k);
     fputc('{', w->f);
-    for (uint32_t i = 0; i < rs->pass_count; i++)
+    for (uint32_t i = 0; i < rs->pass_count; i++) {
         fprintf(w->f, "%s\"%s\":%.4f", i ? "," : "", rs->pass_names[i] ? rs->pass_names[i] : "?",
                 isfinite(rs->pass_gpu_ms[i]) ? rs->pass_gpu_ms[i] : 0.0);
+    }
     fputc('}', w->f);
 }
 /* The app's systems' main-thread time in the frame (wall or thread CPU), as {"name": ms, ...}. */
 static void jw_systems(jw *w, const char *k, const rill_system_timing *t, uint32_t n, bool cpu) {
     jw_key(w, k);
     fputc('{', w->f);
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         fprintf(w->f, "%s\"%s\":%.4f", i ? "," : "", t[i].name,
                 (double)(cpu ? t[i].cpu_ns : t[i].ns) / 1e6);
+    }
     fputc('}', w->f);
 }
 /* The parts of the renderer's CPU time (rill_render_stats' cpu_*_ms), as {"cull": ms, ...}. */
@@ -181,17 +185,20 @@ static int cmp_double(const void *a, const void *b) {
 static bool write_frametime(const char *path, const fly_frame *fr, uint64_t n) {
     cli_canvas c;
     const int W = 1200, H = 360, L = 40, B = 20;
-    if (!cli_canvas_make(&c, W, H))
+    if (!cli_canvas_make(&c, W, H)) {
         return false;
+    }
     double top = FLY_FRAME_BUDGET_MS * 1.5;
-    for (uint64_t i = 0; i < n; i++)
+    for (uint64_t i = 0; i < n; i++) {
         top = RILL_MAX(top, fr[i].main_ms * 1.05);
+    }
     const uint8_t grid[3] = {225, 225, 225}, red[3] = {220, 30, 30}, orange[3] = {240, 150, 0},
                   blue[3] = {40, 90, 200}, green[3] = {20, 160, 60}, black[3] = {0, 0, 0};
     float ph = (float)(H - B - 10);
 #define YOF(ms) ((float)(H - B) - (float)((ms) / top) * ph)
-    for (double ms = 5.0; ms < top; ms += 5.0)
+    for (double ms = 5.0; ms < top; ms += 5.0) {
         cli_canvas_line(&c, L, YOF(ms), W - 5, YOF(ms), grid, 1);
+    }
     cli_canvas_line(&c, L, YOF(0.0), W - 5, YOF(0.0), black, 1);
     cli_canvas_line(&c, L, YOF(0.0), L, 5, black, 1);
     float xs = n > 1 ? (float)(W - 5 - L) / (float)(n - 1) : 0.0f;
@@ -229,9 +236,10 @@ static void map_legend(cli_canvas *c, const uint8_t inst_cols[][3], const uint8_
     const uint8_t *line_cols[] = {path_col, load_col, unload_col};
     static const char *const line_names[] = {"camera path", "load ring", "unload ring"};
     for (int i = 0; i < 3; i++, row += line) {
-        for (int t = 0; t < 3; t++)
+        for (int t = 0; t < 3; t++) {
             cli_canvas_line(c, (float)(x + 8), (float)(row + 6 + t), (float)(x + 30),
                             (float)(row + 6 + t), line_cols[i], 1);
+        }
         cli_canvas_text(c, x + 40, row, line_names[i], ink, 3);
     }
     cli_canvas_text(c, x + 8, row, "pale tiles terrain chunks", ink, 3);
@@ -255,8 +263,9 @@ static bool write_map(const char *path, const rill_stream_instance_info *inst, u
     float ox = 0.5f * (mn[0] + mx[0]) - 0.5f * span, oz = 0.5f * (mn[1] + mx[1]) - 0.5f * span;
     const int S = 1024;
     cli_canvas c;
-    if (!cli_canvas_make(&c, S, S))
+    if (!cli_canvas_make(&c, S, S)) {
         return false;
+    }
     float k = (float)S / span;
     /* The terrain's chunk grid by state underneath (resident, building, unloaded). */
     float wmn[2] = {ox, oz}, wmx[2] = {ox + span, oz + span};
@@ -285,8 +294,9 @@ static bool write_map(const char *path, const rill_stream_instance_info *inst, u
     /* The rings of the instance nearest the camera's last position, which are the radii in play. */
     float best = FLT_MAX, lr = 0, ur = 0;
     for (uint32_t i = 0; i < ni; i++) {
-        if (inst[i].distance < best)
+        if (inst[i].distance < best) {
             best = inst[i].distance, lr = inst[i].load_radius, ur = inst[i].unload_radius;
+        }
     }
     if (ni) {
         cli_canvas_circle(&c, MX(cam[0]), MZ(cam[2]), lr * k, load_col);
@@ -304,13 +314,15 @@ static bool write_map(const char *path, const rill_stream_instance_info *inst, u
 static uint64_t descendants(rill_world *w, rill_entity root) {
     uint64_t n = 0;
     RILL_ARRAY(rill_entity) stack = {0};
-    for (rill_entity c = rill_world_first_child(w, root); c; c = rill_world_next_sibling(w, c))
+    for (rill_entity c = rill_world_first_child(w, root); c; c = rill_world_next_sibling(w, c)) {
         rill_array_push(&stack, c);
+    }
     while (stack.len) {
         rill_entity e = rill_array_pop(&stack);
         n++;
-        for (rill_entity c = rill_world_first_child(w, e); c; c = rill_world_next_sibling(w, c))
+        for (rill_entity c = rill_world_first_child(w, e); c; c = rill_world_next_sibling(w, c)) {
             rill_array_push(&stack, c);
+        }
     }
     rill_array_free(&stack);
     return n;
@@ -328,12 +340,14 @@ static void sample_models(rill_world *w, rill_map *live) {
     for (uint32_t i = 0; i < n; i++) {
         const rill_model_ref *ref = (const rill_model_ref *)data + i;
         uint64_t key = (uint64_t)(uintptr_t)ref->path, k = 0, old = 0;
-        if (!ref->path || (rill_map_get(&walked, key, &k) && k >= 8u))
+        if (!ref->path || (rill_map_get(&walked, key, &k) && k >= 8u)) {
             continue;
+        }
         rill_map_set(&walked, key, k + 1u);
         uint64_t d = descendants(w, ents[i]);
-        if (!rill_map_get(live, key, &old) || d > old)
+        if (!rill_map_get(live, key, &old) || d > old) {
             rill_map_set(live, key, d);
+        }
     }
     rill_map_free(&walked);
 }
@@ -350,11 +364,13 @@ void fly_sample_live(rill_app *app, rill_map *live) {
     ni = inst ? rill_stream_instances(s, inst, ni) : 0;
     for (uint32_t i = 0; i < ni; i++) {
         const rill_scene_instance *si = rill_world_get(w, inst[i].root, ic);
-        if (inst[i].state != RILL_INSTANCE_LOADED || !si || !si->scene)
+        if (inst[i].state != RILL_INSTANCE_LOADED || !si || !si->scene) {
             continue;
+        }
         uint64_t n = descendants(w, inst[i].root), old = 0;
-        if (!rill_map_get(live, (uint64_t)(uintptr_t)si->scene, &old) || n > old)
+        if (!rill_map_get(live, (uint64_t)(uintptr_t)si->scene, &old) || n > old) {
             rill_map_set(live, (uint64_t)(uintptr_t)si->scene, n);
+        }
     }
     free(inst);
     sample_models(w, live);
@@ -371,8 +387,9 @@ static uint64_t scratch_content(rill_world *scratch, uint64_t own, const rill_ma
     for (uint32_t i = 0; i < n; i++) {
         uint64_t d = 0;
         const rill_model_ref *ref = (const rill_model_ref *)data + i;
-        if (ref->path && rill_map_get(live, (uint64_t)(uintptr_t)ref->path, &d))
+        if (ref->path && rill_map_get(live, (uint64_t)(uintptr_t)ref->path, &d)) {
             own += d;
+        }
     }
     return own;
 }
@@ -387,8 +404,9 @@ static uint64_t world_entities(rill_app *app, const rill_stream_instance_info *i
     rill_world *w = rill_app_world(app);
     uint64_t total = rill_world_entity_count(w);
     rill_component ic = rill_world_find_component(w, "SceneInstance");
-    for (uint32_t i = 0; i < ni; i++)
+    for (uint32_t i = 0; i < ni; i++) {
         total -= descendants(w, inst[i].root);
+    }
     rill_world *scratch = rill_world_create(NULL, NULL);
     rill_app_register_components(scratch, NULL, NULL, NULL);
     rill_demo_register_components(scratch);
@@ -397,8 +415,9 @@ static uint64_t world_entities(rill_app *app, const rill_stream_instance_info *i
     rill_map counts = {0}; /* interned scene path -> entity count */
     for (uint32_t i = 0; i < ni && ld; i++) {
         const rill_scene_instance *si = rill_world_get(w, inst[i].root, ic);
-        if (!si || !si->scene)
+        if (!si || !si->scene) {
             continue;
+        }
         uint64_t v = 0, key = (uint64_t)(uintptr_t)si->scene;
         if (!rill_map_get(live, key, &v) && !rill_map_get(&counts, key, &v)) {
             rill_entity root = rill_world_spawn(scratch);
@@ -431,17 +450,23 @@ static uint64_t world_entities(rill_app *app, const rill_stream_instance_info *i
 static uint64_t memory_start(const fly_frame *frames, uint64_t n, uint64_t end, bool *same) {
     const fly_frame *e = &frames[end];
     *same = true;
-    for (uint64_t i = 1; i < n; i++)
+    for (uint64_t i = 1; i < n; i++) {
         if (frames[i].settled && frames[i].loaded_set == e->loaded_set &&
-            frames[i].loaded == e->loaded)
+            frames[i].loaded == e->loaded) {
             return i;
+        }
+    }
     *same = false;
-    for (uint64_t i = 1; i < n; i++)
-        if (frames[i].settled && frames[i].loaded == e->loaded)
+    for (uint64_t i = 1; i < n; i++) {
+        if (frames[i].settled && frames[i].loaded == e->loaded) {
             return i;
-    for (uint64_t i = 1; i < n; i++)
-        if (!frames[i].loading && !frames[i].unloading && frames[i].loaded == e->loaded)
+        }
+    }
+    for (uint64_t i = 1; i < n; i++) {
+        if (!frames[i].loading && !frames[i].unloading && frames[i].loaded == e->loaded) {
             return i;
+        }
+    }
     return 0;
 }
 
@@ -460,8 +485,9 @@ static void write_memory(jw *w, const fly_frame *frames, uint64_t n, uint64_t en
         const fly_frame *fr = &frames[at[k]];
         uint64_t total = 0;
         uint32_t tags[RILL_MEM_TAG_NUM];
-        for (int tag = 0; tag < RILL_MEM_TAG_NUM; tag++)
+        for (int tag = 0; tag < RILL_MEM_TAG_NUM; tag++) {
             total += fr->live[tag], tags[tag] = (uint32_t)RILL_MIN(fr->live[tag], UINT32_MAX);
+        }
         jw_u64(w, names[k][0], at[k]);
         jw_u64(w, names[k][1], fr->entities);
         jw_u64(w, names[k][2], total);
@@ -483,10 +509,11 @@ static fly_spread spread_of(const fly_frame *frames, uint64_t n, int what) {
         free(sorted);
         return sp;
     }
-    for (uint64_t i = 0; i < n; i++)
+    for (uint64_t i = 0; i < n; i++) {
         sorted[i] = what == SPREAD_MAIN_CPU        ? frames[i].main_cpu_ms
                     : what == SPREAD_RENDER_THREAD ? frames[i].render_thread_ms
                                                    : frames[i].main_ms;
+    }
     qsort(sorted, n, sizeof(double), cmp_double);
     sp = (fly_spread){sorted[(n - 1) / 2], sorted[(size_t)((double)(n - 1) * 0.99)], sorted[n - 1]};
     free(sorted);
@@ -573,8 +600,9 @@ int fly_finish(fly_run *run, uint64_t n, uint64_t end) {
     bool ok = f != NULL;
     ok = write_frametime(fly_out_path(run, "frametime.png"), run->frames, n) && ok;
     float cam[3] = {0, 0, 0};
-    if (n)
+    if (n) {
         memcpy(cam, run->frames[n - 1].cam, sizeof cam);
+    }
     ok = write_map(fly_out_path(run, "map.png"), inst, ni, run->frames, n, cam,
                    rill_app_terrain_system(rill_content_terrain(run->content))) &&
          ok;

@@ -189,8 +189,9 @@ static void hook_world(rill_world *world, void *user) {
 static int hook_loaded(rill_content *c, rill_renderer *r, void *user, rill_error *err) {
     (void)user;
     int64_t n = rill_demo_make_drawables(r, rill_content_world(c), err);
-    if (n < 0)
+    if (n < 0) {
         return 1;
+    }
     if (n > 0) {
         rill_content_look *look = rill_content_get_look(c);
         look->set_clear_color = true;
@@ -208,15 +209,18 @@ void rill_cli_content_hooks(rill_content_desc *desc) {
 
 bool rill_cli_has_appended_pack(void) {
     char exe[4096], side[4112];
-    if (!rill_exe_path(exe, sizeof(exe)))
+    if (!rill_exe_path(exe, sizeof(exe))) {
         return false;
+    }
     snprintf(side, sizeof(side), "%s.rpak", exe);
-    if (rill_file_exists(side))
+    if (rill_file_exists(side)) {
         return true;
+    }
     rill_rpak *pak = NULL;
     rill_error err = {0};
-    if (rill_rpak_open_file(exe, &pak, &err) != RILL_OK)
+    if (rill_rpak_open_file(exe, &pak, &err) != RILL_OK) {
         return false;
+    }
     rill_rpak_close(pak);
     return true;
 }
@@ -229,8 +233,9 @@ static bool appended_pack_damaged(char *why, size_t cap) {
     uint8_t tail[8];
     int64_t size = rill_exe_path(exe, sizeof(exe)) ? rill_file_size(exe) : -1;
     if (size < 8 || rill_file_read_range(exe, (uint64_t)size - 8u, 8, tail, NULL) != RILL_OK ||
-        memcmp(tail, magic, 8) != 0)
+        memcmp(tail, magic, 8) != 0) {
         return false;
+    }
     rill_rpak *pak = NULL;
     rill_error err = {0};
     if (rill_rpak_open_file(exe, &pak, &err) == RILL_OK) {
@@ -291,8 +296,9 @@ static void game_title(const rill_project *p, FILE *f) {
 }
 
 static void game_usage(const char *exe, const rill_project *p, FILE *f) {
-    if (p)
+    if (p) {
         game_title(p, f);
+    }
     fprintf(f, "usage: %s [options]\n\noptions:\n", exe);
     for (size_t i = 0; i < RILL_COUNTOF(GAME_OPTS); i++) {
         const char *h = GAME_OPTS[i].help;
@@ -311,8 +317,9 @@ static const game_opt *game_find(const char *a) {
     for (size_t i = 0; i < RILL_COUNTOF(GAME_OPTS); i++) {
         size_t n = strlen(GAME_OPTS[i].name);
         if (strncmp(a, GAME_OPTS[i].name, n) == 0 &&
-            (a[n] == '\0' || (a[n] == '=' && GAME_OPTS[i].value)))
+            (a[n] == '\0' || (a[n] == '=' && GAME_OPTS[i].value))) {
             return &GAME_OPTS[i];
+        }
     }
     return NULL;
 }
@@ -330,12 +337,14 @@ static int play_appended_pack(int argc, char **argv) {
         }
         if (strcmp(o->name, "--help") == 0 || strcmp(o->name, "--version") == 0) {
             bool help = o->name[2] == 'h';
-            if (!game_project(exe, &project))
+            if (!game_project(exe, &project)) {
                 return 1;
-            if (help)
+            }
+            if (help) {
                 game_usage(exe, &project, stdout);
-            else
+            } else {
                 game_title(&project, stdout);
+            }
             return 0;
         }
         if (o->value && !strchr(argv[i], '=')) {

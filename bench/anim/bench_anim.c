@@ -62,8 +62,9 @@ int main(int argc, char **argv) {
     uint32_t joints = argc > 2 ? (uint32_t)atoi(argv[2]) : 60;
     uint32_t keys = argc > 3 ? (uint32_t)atoi(argv[3]) : 30;
     uint32_t frames = argc > 4 ? (uint32_t)atoi(argv[4]) : 30;
-    if (!n || !joints || keys < 2 || !frames)
+    if (!n || !joints || keys < 2 || !frames) {
         return 2;
+    }
     rill_gltf_animation an = {.channel_count = joints * 2, .sampler_count = joints * 2};
     an.channels = calloc(an.channel_count, sizeof(*an.channels));
     an.samplers = calloc(an.sampler_count, sizeof(*an.samplers));

@@ -160,8 +160,9 @@ int main(int argc, char **argv) {
             for (size_t k = 0; k < sizeof(SKIMAGE_SET) / sizeof(SKIMAGE_SET[0]); k++) {
                 char path[1024];
                 if (!rill_path_join(path, sizeof(path), argv[i], SKIMAGE_SET[k]) ||
-                    !rill_file_exists(path))
+                    !rill_file_exists(path)) {
                     continue;
+                }
                 bench_image(path, qualities, nq, bc7, &bc1, &bc5, &bc4);
                 images++;
             }
@@ -175,20 +176,24 @@ int main(int argc, char **argv) {
                         "  e.g. bench_bc /usr/lib/python3/dist-packages/skimage/data\n");
         return 1;
     }
-    for (int k = 0; k < nq; k++)
-        if (bc7[k].n)
+    for (int k = 0; k < nq; k++) {
+        if (bc7[k].n) {
             printf("{\"bench\":\"bc\",\"summary\":\"bc7\",\"quality\":%u,\"images\":%d,"
                    "\"avg_psnr_rgb\":%.3f,\"avg_psnr_rgba\":%.3f,\"avg_mpix_s\":%.3f}\n",
                    qualities[k], bc7[k].n, bc7[k].psnr / bc7[k].n, bc7[k].psnr2 / bc7[k].n,
                    bc7[k].mp / bc7[k].sec);
+        }
+    }
     const struct {
         const char *n;
         acc *A;
     } s[] = {{"bc1", &bc1}, {"bc5", &bc5}, {"bc4", &bc4}};
-    for (int k = 0; k < 3; k++)
-        if (s[k].A->n)
+    for (int k = 0; k < 3; k++) {
+        if (s[k].A->n) {
             printf("{\"bench\":\"bc\",\"summary\":\"%s\",\"images\":%d,\"avg_psnr\":%.3f,"
                    "\"avg_mpix_s\":%.3f}\n",
                    s[k].n, s[k].A->n, s[k].A->psnr / s[k].A->n, s[k].A->mp / s[k].A->sec);
+        }
+    }
     return 0;
 }

@@ -43,8 +43,9 @@ static double load_once(const char *root, const char *pack, const char *path) {
     rill_asset h = rill_asset_load_sync(rill_app_assets(app), path, &err);
     double t = rill_time_sec() - t0;
     bool ok = rill_asset_get_state(rill_app_assets(app), h) == RILL_ASSET_STATE_LOADED;
-    if (!ok)
+    if (!ok) {
         fprintf(stderr, "bench_model_load: %s: %s\n", path, err.msg);
+    }
     rill_asset_release(rill_app_assets(app), h);
     rill_app_destroy(app);
     return ok ? t : -1.0;
@@ -57,11 +58,12 @@ static int bench_source(const char *model, const char *source, const char *root,
         free(t);
         return 1;
     }
-    for (int i = 0; i < reps; i++)
+    for (int i = 0; i < reps; i++) {
         if ((t[i] = load_once(root, pack, path)) < 0.0) {
             free(t);
             return 1;
         }
+    }
     qsort(t, (size_t)reps, sizeof(double), cmp_double);
     printf("{\"bench\":\"model_load\",\"model\":\"%s\",\"source\":\"%s\",\"bytes\":%zu,"
            "\"ms_best\":%.3f,\"ms_median\":%.3f,\"mb_per_s\":%.1f}\n",
@@ -103,10 +105,11 @@ static int bench_model(const char *model_path, const char *tmp, int reps) {
         rill_rpak_writer_destroy(w);
     }
     rill_free(data);
-    if (rc == 0)
+    if (rc == 0) {
         rc = bench_source(name, "loose", dir, NULL, vpath, size, reps) ||
              bench_source(name, "pack_raw", "", raw, vpath, size, reps) ||
              bench_source(name, "pack_zstd", "", zst, vpath, size, reps);
+    }
     rill_dir_remove_all(dir, NULL);
     remove(raw);
     remove(zst);
@@ -116,16 +119,19 @@ static int bench_model(const char *model_path, const char *tmp, int reps) {
 int main(int argc, char **argv) {
     int reps = argc > 1 ? atoi(argv[1]) : 9;
     const char *tmp = argc > 2 ? argv[2] : "/tmp";
-    if (reps < 1)
+    if (reps < 1) {
         reps = 1;
+    }
     rill_log_set_level(RILL_LOG_WARN);
     int rc = 0;
     if (argc > 3) {
-        for (int i = 3; i < argc; i++)
+        for (int i = 3; i < argc; i++) {
             rc |= bench_model(argv[i], tmp, reps);
+        }
     } else {
-        for (size_t i = 0; i < sizeof(DEFAULT_MODELS) / sizeof(DEFAULT_MODELS[0]); i++)
+        for (size_t i = 0; i < sizeof(DEFAULT_MODELS) / sizeof(DEFAULT_MODELS[0]); i++) {
             rc |= bench_model(DEFAULT_MODELS[i], tmp, reps);
+        }
     }
     return rc;
 }

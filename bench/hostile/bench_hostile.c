@@ -45,10 +45,12 @@ int main(int argc, char **argv) {
         return 2;
     }
     rill_bin = argv[1];
-    if (argc > 2)
+    if (argc > 2) {
         time_cap = atof(argv[2]);
-    if (argc > 3)
+    }
+    if (argc > 3) {
         mem_cap = atol(argv[3]);
+    }
     char dir[512];
     snprintf(dir, sizeof(dir), "%s", argc > 4 ? argv[4] : "/tmp/rill_bench_hostile");
     rill_dir_remove_all(dir, NULL);
@@ -64,8 +66,9 @@ int main(int argc, char **argv) {
     AT(p, "link/assets");
     rill_dir_create_all(p, NULL);
     AT(q, "link/assets/passwd");
-    if (symlink("/etc/passwd", q) != 0)
+    if (symlink("/etc/passwd", q) != 0) {
         perror("symlink");
+    }
     AT(p, "link");
     AT(r, "link.rpak");
     run("symlink_out", (const char *[]){"pack", "create", p, "--out", r, NULL});

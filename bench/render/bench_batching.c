@@ -64,8 +64,9 @@ typedef struct side {
 } side;
 
 static void side_free(side *s) {
-    if (s->c)
+    if (s->c) {
         rill_content_release(s->c);
+    }
     rill_renderer_destroy(s->r);
     rill_content_destroy(s->c);
     free(s->rec);
@@ -81,16 +82,18 @@ static bool side_open(side *s, const char *input, int frames, uint32_t w, uint32
         &(rill_content_desc){.input = pack ? NULL : input, .pack = pack ? input : NULL}, err);
     rill_renderer_desc rd;
     memset(&rd, 0, sizeof(rd));
-    if (s->c)
+    if (s->c) {
         rill_content_renderer_desc(s->c, &rd);
+    }
     rd.width = w;
     rd.height = h;
     rd.vsync = false;
     s->rec = calloc((size_t)frames, sizeof(double));
     s->ext = calloc((size_t)frames, sizeof(double));
     if (!s->c || !s->rec || !s->ext || !(s->r = rill_renderer_create(&rd, err)) ||
-        rill_content_load(s->c, s->r, err) != RILL_OK)
+        rill_content_load(s->c, s->r, err) != RILL_OK) {
         return false;
+    }
     rill_content_settle(s->c, 600, NULL);
     s->ra = rill_app_models_render_assets(rill_content_models(s->c));
     rill_render_assets_set_batching(
@@ -102,8 +105,9 @@ static bool side_open(side *s, const char *input, int frames, uint32_t w, uint32
     for (int i = 0, quiet = 0; i < 8 || (quiet < 3 && i < 400); i++) {
         rill_app_frame(rill_content_app(s->c));
         if (rill_content_snapshot(s->c, &snap, err) != RILL_OK ||
-            rill_renderer_render(s->r, &snap, err) != RILL_OK)
+            rill_renderer_render(s->r, &snap, err) != RILL_OK) {
             return false;
+        }
         rill_render_batching_stats bs;
         rill_render_assets_get_batching_stats(s->ra, &bs);
         bool busy = bs.cells_waiting || bs.cells_building || bs.deferred_new_last_frame ||
@@ -118,12 +122,14 @@ static bool side_frame(side *s, int i, rill_error *err) {
     rill_render_snapshot snap;
     rill_app_frame(rill_content_app(s->c));
     double t0 = thread_ms();
-    if (rill_content_snapshot(s->c, &snap, err) != RILL_OK)
+    if (rill_content_snapshot(s->c, &snap, err) != RILL_OK) {
         return false;
+    }
     double t1 = thread_ms();
     s->ext[i] = t1 - t0;
-    if (rill_renderer_render(s->r, &snap, err) != RILL_OK)
+    if (rill_renderer_render(s->r, &snap, err) != RILL_OK) {
         return false;
+    }
     s->rec[i] = thread_ms() - t1;
     rill_render_stats st;
     rill_renderer_stats(s->r, &st);
@@ -135,9 +141,11 @@ static bool side_frame(side *s, int i, rill_error *err) {
 
 /* GPU time of the pass named `name` in the last completed frame (0 when it did not run). */
 static double pass_ms(const rill_render_stats *st, const char *name) {
-    for (uint32_t i = 0; i < st->pass_count; i++)
-        if (st->pass_names[i] && !strcmp(st->pass_names[i], name))
+    for (uint32_t i = 0; i < st->pass_count; i++) {
+        if (st->pass_names[i] && !strcmp(st->pass_names[i], name)) {
             return st->pass_gpu_ms[i];
+        }
+    }
     return 0.0;
 }
 
@@ -158,21 +166,26 @@ static bool wire_frames(side *s, int frames, double *mode_us, wire_figures *wf, 
                            RILL_RENDER_MODE_WIREFRAME, 1.0f);
     *mode_us = (thread_ms() - tm) * 1e3;
     double *rec = calloc((size_t)frames, sizeof(double));
-    if (!rec)
+    if (!rec) {
         return false;
+    }
     int counted = 0;
     for (int i = 0; i < frames; i++) {
         rill_render_snapshot snap;
-        if (i)
+        if (i) {
             rill_app_frame(rill_content_app(s->c));
+        }
         double t0 = thread_ms();
-        if (rill_content_snapshot(s->c, &snap, err) != RILL_OK)
+        if (rill_content_snapshot(s->c, &snap, err) != RILL_OK) {
             break;
+        }
         double t1 = thread_ms();
-        if (!i)
+        if (!i) {
             wf->extract_after_ms = t1 - t0;
-        if (rill_renderer_render(s->r, &snap, err) != RILL_OK)
+        }
+        if (rill_renderer_render(s->r, &snap, err) != RILL_OK) {
             break;
+        }
         rec[i] = thread_ms() - t1;
         rill_render_stats st;
         rill_renderer_stats(s->r, &st);
@@ -204,8 +217,9 @@ static bool side_report(side *s, int frames, uint32_t w, uint32_t h, rill_error 
     rill_render_assets_get_batching_stats(s->ra, &b0);
     double mode_us = 0.0;
     wire_figures wf;
-    if (!wire_frames(s, frames < 4 ? 4 : frames, &mode_us, &wf, err))
+    if (!wire_frames(s, frames < 4 ? 4 : frames, &mode_us, &wf, err)) {
         return false;
+    }
     rill_render_assets_get_batching_stats(s->ra, &bs);
     printf("{\"bench\":\"batching\",\"mode\":\"%s\",\"size\":\"%ux%u\",\"frames\":%d,"
            "\"instances\":%.0f,\"draws\":%.1f,\"triangles\":%.0f,\"cpu_record_ms\":%.3f,"
@@ -260,16 +274,22 @@ int main(int argc, char **argv) {
     }
     rill_error err = {0};
     bool ok = true;
-    for (int k = 0; k < n && ok; k++)
+    for (int k = 0; k < n && ok; k++) {
         ok = side_open(&sides[k], argv[1], frames, w, h, cell, part, &err);
-    for (int i = 0; i < frames && ok; i++)
-        for (int k = 0; k < n && ok; k++)
+    }
+    for (int i = 0; i < frames && ok; i++) {
+        for (int k = 0; k < n && ok; k++) {
             ok = side_frame(&sides[k], i, &err);
-    for (int k = 0; k < n && ok; k++)
+        }
+    }
+    for (int k = 0; k < n && ok; k++) {
         ok = side_report(&sides[k], frames, w, h, &err);
-    if (!ok)
+    }
+    if (!ok) {
         fprintf(stderr, "bench_batching: %s\n", err.msg[0] ? err.msg : "out of memory");
-    for (int k = 0; k < n; k++)
+    }
+    for (int k = 0; k < n; k++) {
         side_free(&sides[k]);
+    }
     return ok ? 0 : 1;
 }

@@ -68,8 +68,9 @@ static int parse_workers(const char *s, uint32_t *out) {
     while (*s && n < MAX_CONFIGS) {
         char *end = NULL;
         long v = strtol(s, &end, 10);
-        if (end == s || v < 0 || v > 1024 || (*end && *end != ','))
+        if (end == s || v < 0 || v > 1024 || (*end && *end != ',')) {
             return 0;
+        }
         out[n++] = (uint32_t)v;
         s = *end ? end + 1 : end;
     }
@@ -101,8 +102,9 @@ typedef struct drift {
 static bool drift_note(drift *d, const bench *b, const rill_render_snapshot *s) {
     rill_render_snapshot prev = d->extracts ? snap_copy_view(&d->prev) : b->ref;
     d->changed += !snap_same(&prev, s);
-    if (d->first_diff < 0 && !snap_same(&b->ref, s))
+    if (d->first_diff < 0 && !snap_same(&b->ref, s)) {
         d->first_diff = (long)d->extracts;
+    }
     d->extracts++;
     return snap_copy_set(&d->prev, s);
 }
@@ -111,8 +113,9 @@ static bool drift_note(drift *d, const bench *b, const rill_render_snapshot *s) 
 static void print_diff(const bench *b, uint32_t workers, const drift *d,
                        const rill_render_snapshot *s) {
     rill_render_batching_stats bs = {0};
-    if (b->batching)
+    if (b->batching) {
         rill_render_assets_get_batching_stats(b->ra, &bs);
+    }
     printf("{\"bench\":\"extract_diff\",\"workers\":%u,\"batching\":%s,\"settle_extracts\":%u,"
            "\"settled\":%s,\"first_differing_extract\":%ld,\"changed_extracts\":%u,"
            "\"extracts\":%u,\"cells_built_since_ref\":%llu,\"cells_waiting\":%u,"
@@ -121,8 +124,9 @@ static void print_diff(const bench *b, uint32_t workers, const drift *d,
            b->settled ? "true" : "false", d->first_diff, d->changed, d->extracts,
            (unsigned long long)(bs.cells_built - b->ref_stats.cells_built), bs.cells_waiting,
            (unsigned long long)(bs.range_switches - b->ref_stats.range_switches));
-    if (!snap_diff_json(stdout, &b->ref, s, DIFF_MAX))
+    if (!snap_diff_json(stdout, &b->ref, s, DIFF_MAX)) {
         printf(",\"diff\":\"out of memory\"");
+    }
     printf("}\n");
     fflush(stdout);
 }
@@ -130,8 +134,9 @@ static void print_diff(const bench *b, uint32_t workers, const drift *d,
 /* reps extracts over `workers` workers; prints the line. */
 static bool run_config(bench *b, uint32_t workers, rill_error *err) {
     rill_jobs *jobs = NULL;
-    if (workers && !(jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = workers}, err)))
+    if (workers && !(jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = workers}, err))) {
         return false;
+    }
     rill_render_extract_buf xb = {0};
     xb.jobs = jobs;
     rill_render_snapshot snap;
@@ -150,8 +155,9 @@ static bool run_config(bench *b, uint32_t workers, rill_error *err) {
     if (ok) {
         bool same = snap_same(&snap, &b->ref);
         double *all[] = {b->wall, b->cpu, b->sort, b->walk};
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < 4; k++) {
             qsort(all[k], (size_t)b->reps, sizeof(double), cmp_double);
+        }
         double med = b->wall[b->reps / 2];
         printf("{\"bench\":\"extract\",\"workers\":%u,\"batching\":%s,\"shown\":%u,"
                "\"instances\":%u,\"reps\":%d,"
@@ -162,8 +168,9 @@ static bool run_config(bench *b, uint32_t workers, rill_error *err) {
                b->wall[0], b->cpu[b->reps / 2], b->sort[b->reps / 2], b->walk[b->reps / 2],
                b->shown ? med * 1e6 / b->shown : 0.0, same ? "true" : "false");
         fflush(stdout);
-        if (!same)
+        if (!same) {
             print_diff(b, workers, &d, &snap);
+        }
     }
     snap_copy_free(&d.prev);
     rill_render_extract_buf_free(&xb);
@@ -182,8 +189,9 @@ static bool set_batching(rill_content *c, rill_renderer *r, bool on, rill_error 
         rill_render_snapshot snap;
         rill_app_frame(rill_content_app(c));
         if (rill_content_snapshot(c, &snap, err) != RILL_OK ||
-            rill_renderer_render(r, &snap, err) != RILL_OK)
+            rill_renderer_render(r, &snap, err) != RILL_OK) {
             return false;
+        }
     }
     return true;
 }
@@ -195,22 +203,27 @@ static rill_content *open_content(const char *input, bool batching, double last_
     bool pack = strlen(input) > 5 && strcmp(input + strlen(input) - 5, ".rpak") == 0;
     rill_content *c = rill_content_open(
         &(rill_content_desc){.input = pack ? NULL : input, .pack = pack ? input : NULL}, err);
-    if (!c)
+    if (!c) {
         return NULL;
+    }
     rill_renderer_desc rd;
     memset(&rd, 0, sizeof(rd));
     rill_content_renderer_desc(c, &rd);
     rd.width = 320;
     rd.height = 180;
     rd.vsync = false;
-    if (!(*out_r = rill_renderer_create(&rd, err)) || rill_content_load(c, *out_r, err) != RILL_OK)
+    if (!(*out_r = rill_renderer_create(&rd, err)) ||
+        rill_content_load(c, *out_r, err) != RILL_OK) {
         return c;
+    }
     rill_content_settle(c, 600, NULL);
-    for (int i = 0; i < 4; i++) /* uploads of what settling brought in */
+    for (int i = 0; i < 4; i++) { /* uploads of what settling brought in */
         rill_app_frame(rill_content_app(c));
+    }
     set_batching(c, *out_r, batching, err);
-    if (last_dt >= 0.0)
+    if (last_dt >= 0.0) {
         rill_app_frame_dt(rill_content_app(c), last_dt);
+    }
     return c;
 }
 
@@ -228,8 +241,9 @@ static bool settle_batches(bench *b, rill_renderer *r, rill_error *err) {
     b->settled = !b->batching;
     while (!b->settled && b->settle_extracts < SETTLE_MAX) {
         rill_render_batching_stats bs;
-        if (rill_render_extract(b->w, &b->rc, &b->serial, &b->ref, err) != RILL_OK)
+        if (rill_render_extract(b->w, &b->rc, &b->serial, &b->ref, err) != RILL_OK) {
             return false;
+        }
         b->settle_extracts++;
         rill_render_assets_get_batching_stats(b->ra, &bs);
         bool busy = bs.cells_waiting || bs.cells_building || bs.cells_built_last_frame;
@@ -237,8 +251,9 @@ static bool settle_batches(bench *b, rill_renderer *r, rill_error *err) {
         renders = busy ? UPLOAD_RENDERS : renders;
         if (renders) {
             renders--;
-            if (rill_renderer_render(r, &b->ref, err) != RILL_OK)
+            if (rill_renderer_render(r, &b->ref, err) != RILL_OK) {
                 return false;
+            }
         }
         b->settled = quiet >= STATIC_FRAMES + 2 && !renders;
     }
@@ -249,11 +264,13 @@ static bool settle_batches(bench *b, rill_renderer *r, rill_error *err) {
 static bool parse_last_dt(const char *s, double *out) {
     char *end = NULL;
     *out = -1.0;
-    if (!strcmp(s, "-"))
+    if (!strcmp(s, "-")) {
         return true;
+    }
     double v = strtod(s, &end);
-    if (end == s || *end || !(v >= 0.0 && v <= 0.25))
+    if (end == s || *end || !(v >= 0.0 && v <= 0.25)) {
         return false;
+    }
     *out = v;
     return true;
 }
@@ -292,20 +309,24 @@ int main(int argc, char **argv) {
              settle_batches(&b, r, &err) &&
              rill_render_extract(b.w, &b.rc, &b.serial, &b.ref, &err) == RILL_OK;
         b.shown = ok ? b.serial.shown.len : 0;
-        if (ok && b.batching)
+        if (ok && b.batching) {
             rill_render_assets_get_batching_stats(b.ra, &b.ref_stats);
+        }
     }
-    for (int i = 0; i < nw && ok; i++)
+    for (int i = 0; i < nw && ok; i++) {
         ok = run_config(&b, workers[i], &err);
-    if (!ok)
+    }
+    if (!ok) {
         fprintf(stderr, "bench_extract: %s\n", err.msg[0] ? err.msg : "out of memory");
+    }
     rill_render_extract_buf_free(&b.serial);
     free(b.wall);
     free(b.cpu);
     free(b.sort);
     free(b.walk);
-    if (c)
+    if (c) {
         rill_content_release(c);
+    }
     rill_renderer_destroy(r);
     rill_content_destroy(c);
     return ok ? 0 : 1;

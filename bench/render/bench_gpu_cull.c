@@ -257,29 +257,31 @@ int main(int argc, char **argv) {
     options o = {.frames = 10, .w = 1920, .h = 1080, .zoom = 1.0f, .materials = 8};
     long workers = -1;
     for (int i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--counts") == 0)
+        if (strcmp(argv[i], "--counts") == 0) {
             counts = argv[i + 1];
-        else if (strcmp(argv[i], "--frames") == 0)
+        } else if (strcmp(argv[i], "--frames") == 0) {
             o.frames = (uint32_t)strtoul(argv[i + 1], NULL, 10);
-        else if (strcmp(argv[i], "--size") == 0)
+        } else if (strcmp(argv[i], "--size") == 0) {
             sscanf(argv[i + 1], "%ux%u", &o.w, &o.h);
-        else if (strcmp(argv[i], "--zoom") == 0)
+        } else if (strcmp(argv[i], "--zoom") == 0) {
             o.zoom = strtof(argv[i + 1], NULL);
-        else if (strcmp(argv[i], "--moving") == 0)
+        } else if (strcmp(argv[i], "--moving") == 0) {
             o.moving = strtof(argv[i + 1], NULL);
-        else if (strcmp(argv[i], "--device") == 0)
+        } else if (strcmp(argv[i], "--device") == 0) {
             o.device = argv[i + 1];
-        else if (strcmp(argv[i], "--workers") == 0)
+        } else if (strcmp(argv[i], "--workers") == 0) {
             workers = strtol(argv[i + 1], NULL, 10);
-        else if (strcmp(argv[i], "--meshes") == 0)
+        } else if (strcmp(argv[i], "--meshes") == 0) {
             o.meshes = (uint32_t)strtoul(argv[i + 1], NULL, 10);
-        else if (strcmp(argv[i], "--materials") == 0)
+        } else if (strcmp(argv[i], "--materials") == 0) {
             o.materials = (uint32_t)strtoul(argv[i + 1], NULL, 10);
-        else if (strcmp(argv[i], "--wall") == 0)
+        } else if (strcmp(argv[i], "--wall") == 0) {
             o.wall = strtoul(argv[i + 1], NULL, 10) != 0;
+        }
     }
-    if (!o.frames)
+    if (!o.frames) {
         o.frames = 1;
+    }
     if (!(o.zoom >= 1.0f && o.zoom <= 1000.0f) || !(o.moving >= 0.0f && o.moving <= 100.0f) ||
         workers < -1 || workers > 256 || o.meshes > 20000 || o.materials < 1 ||
         o.materials > 20000) {
@@ -299,12 +301,15 @@ int main(int argc, char **argv) {
     const char *p = counts;
     while (*p && rc == 0) {
         uint32_t n = (uint32_t)strtoul(p, (char **)&p, 10);
-        if (n && run(n, &o))
+        if (n && run(n, &o)) {
             rc = 1;
-        while (*p == ',')
+        }
+        while (*p == ',') {
             p++;
-        if (*p && (*p < '0' || *p > '9'))
+        }
+        if (*p && (*p < '0' || *p > '9')) {
             break;
+        }
     }
     rill_jobs_destroy(o.jobs);
     return rc;

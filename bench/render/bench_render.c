@@ -72,8 +72,9 @@ static int run(uint32_t count, const options *o) {
         mats[i] = rill_render_material_create(r, &md, &err);
     }
     rill_render_instance *inst = rill_calloc_tagged(count + 1, sizeof(*inst), RILL_MEM_RENDER);
-    if (!inst)
+    if (!inst) {
         return 1;
+    }
     uint32_t side = (uint32_t)ceil(sqrt((double)count));
     float spacing = 1.6f, extent = (float)side * spacing;
     for (uint32_t i = 0; i < count; i++) {
@@ -111,8 +112,9 @@ static int run(uint32_t count, const options *o) {
     s.instance_count = count + 1;
     rill_render_light *lights =
         rill_calloc_tagged(nlights ? nlights : 1, sizeof(*lights), RILL_MEM_RENDER);
-    if (!lights)
+    if (!lights) {
         return 1;
+    }
     for (uint32_t i = 0; i < nlights; i++) {
         /* A fixed pseudo-random scatter (LCG) so runs are comparable. */
         uint32_t a = i * 1664525u + 1013904223u, b = a * 1664525u + 1013904223u;
@@ -128,11 +130,12 @@ static int run(uint32_t count, const options *o) {
     s.lights = lights;
     s.light_count = nlights;
     /* Warm-up: uploads, pipeline first use, transient images. */
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 2; i++) {
         if (rill_renderer_render(r, &s, &err) != RILL_OK) {
             fprintf(stderr, "bench_render: %s\n", err.msg);
             return 1;
         }
+    }
     double cpu_sum = 0, cpu_min = 1e30, cpu_max = 0, phase_sum[PHASES] = {0};
     acc passes[32];
     uint32_t np = 0;
@@ -152,14 +155,17 @@ static int run(uint32_t count, const options *o) {
         const double phase[PHASES] = {st.cpu_setup_ms,  st.cpu_cull_ms,  st.cpu_sort_ms,
                                       st.cpu_upload_ms, st.cpu_graph_ms, st.cpu_commands_ms,
                                       st.cpu_submit_ms};
-        for (int k = 0; k < PHASES; k++)
+        for (int k = 0; k < PHASES; k++) {
             phase_sum[k] += phase[k];
+        }
         for (uint32_t p = 0; p < st.pass_count; p++) {
             uint32_t k = 0;
-            while (k < np && strcmp(passes[k].name, st.pass_names[p]) != 0)
+            while (k < np && strcmp(passes[k].name, st.pass_names[p]) != 0) {
                 k++;
-            if (k == np && np < 32)
+            }
+            if (k == np && np < 32) {
                 passes[np++] = (acc){st.pass_names[p], 0, 0};
+            }
             if (k < np) {
                 passes[k].sum += st.pass_gpu_ms[p];
                 passes[k].n++;
@@ -175,8 +181,9 @@ static int run(uint32_t count, const options *o) {
            st.device_name, st.instances_visible, st.draw_calls, cpu_sum / frames, cpu_min, cpu_max);
     if (o->profile_cpu) {
         printf("\"cpu_phase_ms\":{");
-        for (int k = 0; k < PHASES; k++)
+        for (int k = 0; k < PHASES; k++) {
             printf("%s\"%s\":%.3f", k ? "," : "", phase_names[k], phase_sum[k] / frames);
+        }
         printf("},");
     }
     printf("\"gpu_ms\":{");
@@ -190,8 +197,9 @@ static int run(uint32_t count, const options *o) {
     if (o->png) {
         char path[1024];
         snprintf(path, sizeof(path), "%s.%u.png", o->png, count);
-        if (rill_renderer_write_png(r, path, &err) != RILL_OK)
+        if (rill_renderer_write_png(r, path, &err) != RILL_OK) {
             fprintf(stderr, "bench_render: %s\n", err.msg);
+        }
     }
     rill_free(inst);
     rill_free(lights);
@@ -209,27 +217,30 @@ int main(int argc, char **argv) {
             i--; /* a flag without a value */
             continue;
         }
-        if (i + 1 >= argc)
+        if (i + 1 >= argc) {
             break;
-        if (strcmp(argv[i], "--counts") == 0)
+        }
+        if (strcmp(argv[i], "--counts") == 0) {
             counts = argv[i + 1];
-        else if (strcmp(argv[i], "--frames") == 0)
+        } else if (strcmp(argv[i], "--frames") == 0) {
             o.frames = (uint32_t)strtoul(argv[i + 1], NULL, 10);
-        else if (strcmp(argv[i], "--size") == 0)
+        } else if (strcmp(argv[i], "--size") == 0) {
             sscanf(argv[i + 1], "%ux%u", &o.w, &o.h);
-        else if (strcmp(argv[i], "--lights") == 0)
+        } else if (strcmp(argv[i], "--lights") == 0) {
             o.nlights = (uint32_t)strtoul(argv[i + 1], NULL, 10);
-        else if (strcmp(argv[i], "--zoom") == 0)
+        } else if (strcmp(argv[i], "--zoom") == 0) {
             o.zoom = strtof(argv[i + 1], NULL);
-        else if (strcmp(argv[i], "--device") == 0)
+        } else if (strcmp(argv[i], "--device") == 0) {
             o.device = argv[i + 1];
-        else if (strcmp(argv[i], "--png") == 0)
+        } else if (strcmp(argv[i], "--png") == 0) {
             o.png = argv[i + 1];
-        else if (strcmp(argv[i], "--workers") == 0)
+        } else if (strcmp(argv[i], "--workers") == 0) {
             workers = strtol(argv[i + 1], NULL, 10);
+        }
     }
-    if (!o.frames)
+    if (!o.frames) {
         o.frames = 1;
+    }
     if (!(o.zoom >= 1.0f && o.zoom <= 1000.0f)) {
         fprintf(stderr, "bench_render: --zoom takes a number in [1, 1000]\n");
         return 2;
@@ -250,12 +261,15 @@ int main(int argc, char **argv) {
     const char *p = counts;
     while (*p && rc == 0) {
         uint32_t n = (uint32_t)strtoul(p, (char **)&p, 10);
-        if (n && run(n, &o))
+        if (n && run(n, &o)) {
             rc = 1;
-        while (*p == ',')
+        }
+        while (*p == ',') {
             p++;
-        if (*p && (*p < '0' || *p > '9'))
+        }
+        if (*p && (*p < '0' || *p > '9')) {
             break;
+        }
     }
     rill_jobs_destroy(o.jobs);
     return rc;

@@ -10,24 +10,28 @@
 bool snap_copy_set(snap_copy *c, const rill_render_snapshot *s) {
     if (s->instance_count > c->cap) {
         void *p = realloc(c->inst, (size_t)s->instance_count * sizeof(*c->inst));
-        if (!p)
+        if (!p) {
             return false;
+        }
         c->inst = p;
         c->cap = s->instance_count;
     }
     if (s->range_count > c->cap_r) {
         void *p = realloc(c->ranges, (size_t)s->range_count * sizeof(*c->ranges));
-        if (!p)
+        if (!p) {
             return false;
+        }
         c->ranges = p;
         c->cap_r = s->range_count;
     }
     c->n = s->instance_count;
     c->nr = s->range_count;
-    if (c->n)
+    if (c->n) {
         memcpy(c->inst, s->instances, (size_t)c->n * sizeof(*c->inst));
-    if (c->nr)
+    }
+    if (c->nr) {
         memcpy(c->ranges, s->ranges, (size_t)c->nr * sizeof(*c->ranges));
+    }
     return true;
 }
 
@@ -67,8 +71,9 @@ static const rill_render_range *ranges_of(const rill_render_snapshot *s,
 static bool same_range_data(const rill_render_snapshot *sa, const rill_render_instance *a,
                             const rill_render_snapshot *sb, const rill_render_instance *b) {
     const rill_render_range *ra = ranges_of(sa, a), *rb = ranges_of(sb, b);
-    if (a->range_count != b->range_count || !ra != !rb)
+    if (a->range_count != b->range_count || !ra != !rb) {
         return false;
+    }
     return !ra || !memcmp(ra, rb, (size_t)a->range_count * sizeof(*ra));
 }
 
@@ -77,28 +82,39 @@ static int print_fields(FILE *out, const rill_render_snapshot *sa, const rill_re
                         const rill_render_snapshot *sb, const rill_render_instance *b) {
     const char *names[10];
     int n = 0;
-    if (a->id != b->id)
+    if (a->id != b->id) {
         names[n++] = "id";
-    if (a->mesh.id != b->mesh.id)
+    }
+    if (a->mesh.id != b->mesh.id) {
         names[n++] = "mesh";
-    if (a->material.id != b->material.id)
+    }
+    if (a->material.id != b->material.id) {
         names[n++] = "material";
-    if (memcmp(a->transform, b->transform, sizeof(a->transform)))
+    }
+    if (memcmp(a->transform, b->transform, sizeof(a->transform))) {
         names[n++] = "transform";
-    if (a->mode != b->mode)
+    }
+    if (a->mode != b->mode) {
         names[n++] = "mode";
-    if (memcmp(&a->ghost_opacity, &b->ghost_opacity, sizeof(float)))
+    }
+    if (memcmp(&a->ghost_opacity, &b->ghost_opacity, sizeof(float))) {
         names[n++] = "ghost_opacity";
-    if (memcmp(&a->lod_fade, &b->lod_fade, sizeof(float)))
+    }
+    if (memcmp(&a->lod_fade, &b->lod_fade, sizeof(float))) {
         names[n++] = "lod_fade";
-    if (a->range_first != b->range_first)
+    }
+    if (a->range_first != b->range_first) {
         names[n++] = "range_first";
-    if (a->range_count != b->range_count)
+    }
+    if (a->range_count != b->range_count) {
         names[n++] = "range_count";
-    if (!same_range_data(sa, a, sb, b))
+    }
+    if (!same_range_data(sa, a, sb, b)) {
         names[n++] = "range_data";
-    for (int i = 0; i < n; i++)
+    }
+    for (int i = 0; i < n; i++) {
         fprintf(out, "%s\"%s\"", i ? "," : "", names[i]);
+    }
     return n;
 }
 
@@ -115,8 +131,9 @@ static void print_instance(FILE *out, const rill_render_instance *in) {
 
 static uint32_t batches_in(const rill_render_snapshot *s) {
     uint32_t n = 0;
-    for (uint32_t i = 0; i < s->instance_count; i++)
+    for (uint32_t i = 0; i < s->instance_count; i++) {
         n += (s->instances[i].id & BATCH_BIT) != 0;
+    }
     return n;
 }
 
@@ -131,8 +148,9 @@ static long print_index_diffs(FILE *out, const rill_render_snapshot *ref,
     fprintf(out, ",\"diffs\":[");
     for (uint32_t i = 0; i < n && shown < max; i++) {
         const rill_render_instance *a = &ref->instances[i], *b = &got->instances[i];
-        if (!memcmp(a, b, sizeof(*a)) && same_range_data(ref, a, got, b))
+        if (!memcmp(a, b, sizeof(*a)) && same_range_data(ref, a, got, b)) {
             continue;
+        }
         first = first < 0 ? (long)i : first;
         fprintf(out, "%s{\"index\":%u,\"fields\":[", shown++ ? "," : "", i);
         print_fields(out, ref, a, got, b);
@@ -143,8 +161,9 @@ static long print_index_diffs(FILE *out, const rill_render_snapshot *ref,
         fprintf(out, "}");
     }
     fprintf(out, "]");
-    if (first < 0 && ref->instance_count != got->instance_count)
+    if (first < 0 && ref->instance_count != got->instance_count) {
         first = (long)n; /* one is a prefix of the other */
+    }
     return first;
 }
 
@@ -157,10 +176,12 @@ static int cmp_by_id(const void *pa, const void *pb) {
 
 static uint32_t *by_id(const rill_render_snapshot *s) {
     uint32_t *idx = malloc(((size_t)s->instance_count + 1u) * sizeof(*idx));
-    if (!idx)
+    if (!idx) {
         return NULL;
-    for (uint32_t i = 0; i < s->instance_count; i++)
+    }
+    for (uint32_t i = 0; i < s->instance_count; i++) {
         idx[i] = i;
+    }
     g_sort_inst = s->instances;
     qsort(idx, s->instance_count, sizeof(*idx), cmp_by_id);
     return idx;
@@ -175,10 +196,12 @@ static uint32_t print_only(FILE *out, const char *key, const rill_render_snapsho
     fprintf(out, ",\"%s\":[", key);
     for (uint32_t i = 0; i < a->instance_count; i++) {
         uint64_t id = a->instances[ia[i]].id;
-        while (j < b->instance_count && b->instances[ib[j]].id < id)
+        while (j < b->instance_count && b->instances[ib[j]].id < id) {
             j++;
-        if (j < b->instance_count && b->instances[ib[j]].id == id)
+        }
+        if (j < b->instance_count && b->instances[ib[j]].id == id) {
             continue;
+        }
         if (count++ < max) {
             fprintf(out, "%s", count > 1 ? "," : "");
             print_instance(out, &a->instances[ia[i]]);
@@ -190,8 +213,9 @@ static uint32_t print_only(FILE *out, const char *key, const rill_render_snapsho
 
 static uint32_t dup_ids(const rill_render_snapshot *s, const uint32_t *idx) {
     uint32_t n = 0;
-    for (uint32_t i = 1; i < s->instance_count; i++)
+    for (uint32_t i = 1; i < s->instance_count; i++) {
         n += s->instances[idx[i]].id == s->instances[idx[i - 1]].id;
+    }
     return n;
 }
 

@@ -174,10 +174,11 @@ static void bench_size(uint32_t n, const char *dir) {
         }
         rill__rsn_doc_free(&doc);
         best_run_end(&best);
-        if (r == reps - 1)
+        if (r == reps - 1) {
             keep = b;
-        else
+        } else {
             rill__bound_free(&b);
+        }
     }
     best_run_print(&best, "scene_parse_bind", n, len);
 
@@ -277,8 +278,9 @@ static void bench_size(uint32_t n, const char *dir) {
                 rill_world_update_events(w);
                 /* A game does other work between updates; while the worker parses, do not compete
                  * with it for the CPU. */
-                if (parsing)
+                if (parsing) {
                     rill_sleep_ns(200000);
+                }
             }
             double async_sec = (double)(rill_time_ns() - t0) * 1e-9;
             if (rill_scene_load_get_state(ld, h) != RILL_SCENE_LOAD_LOADED) {
@@ -317,12 +319,14 @@ static void bench_size(uint32_t n, const char *dir) {
 int main(int argc, char **argv) {
     uint32_t max = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : 1000000u;
     const char *dir = getenv("TMPDIR");
-    if (!dir || !*dir)
+    if (!dir || !*dir) {
         dir = "/tmp";
+    }
     static const uint32_t sizes[] = {10000, 100000, 1000000};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        if (sizes[i] <= max)
+        if (sizes[i] <= max) {
             bench_size(sizes[i], dir);
+        }
     }
     return 0;
 }

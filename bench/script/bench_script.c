@@ -25,8 +25,9 @@ static int cmp_u64(const void *a, const void *b) {
  * measures fairly: time spent waiting for a core is not in it). Both are sorted here. */
 static void report(const char *name, uint32_t n, uint64_t *ns, uint64_t *cpu, uint32_t frames) {
     uint64_t sum = 0;
-    for (uint32_t i = 0; i < frames; i++)
+    for (uint32_t i = 0; i < frames; i++) {
         sum += ns[i];
+    }
     qsort(ns, frames, sizeof(uint64_t), cmp_u64);
     qsort(cpu, frames, sizeof(uint64_t), cmp_u64);
     printf("{\"bench\":\"script\",\"case\":\"%s\",\"entities\":%u,\"frames\":%u,"
@@ -80,16 +81,18 @@ static void spawn(bench *b, uint32_t n, const char *script) {
         rill_transform t = rill_transform_identity();
         t.translation[0] = (float)i;
         rill_world_set_transform(b->w, e, &t);
-        if (script)
+        if (script) {
             rill_world_add(b->w, e, sc, &s);
+        }
     }
 }
 
 int main(int argc, char **argv) {
     uint32_t n = argc > 1 ? (uint32_t)atoi(argv[1]) : 10000;
     uint32_t frames = argc > 2 ? (uint32_t)atoi(argv[2]) : 200;
-    if (n == 0 || frames == 0)
+    if (n == 0 || frames == 0) {
         return 2;
+    }
     const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     char dir[512], path[600];
     snprintf(dir, sizeof(dir), "%s/bench_script_%d", tmp, (int)getpid());
@@ -102,8 +105,9 @@ int main(int argc, char **argv) {
                      "  t.translation = p\n"
                      "end\n");
     uint64_t *ns = malloc(sizeof(uint64_t) * frames), *cpu = malloc(sizeof(uint64_t) * frames);
-    if (!ns || !cpu)
+    if (!ns || !cpu) {
         return 1;
+    }
 
     bench b;
     open_bench(&b, dir);

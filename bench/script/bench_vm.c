@@ -53,8 +53,9 @@ static int proxy_index(lua_State *L) {
 static int proxy_newindex(lua_State *L) {
     uint32_t *p = luaL_checkudata(L, 1, "proxy");
     const char *k = luaL_checkstring(L, 2);
-    if (strcmp(k, "translation") != 0)
+    if (strcmp(k, "translation") != 0) {
         return luaL_error(L, "Transform has no field '%s'", k);
+    }
     luaL_checktype(L, 3, LUA_TTABLE);
     static const char *names[3] = {"x", "y", "z"};
     for (int i = 0; i < 3; i++) {
@@ -68,8 +69,9 @@ static int proxy_newindex(lua_State *L) {
 static int entity_index(lua_State *L) {
     uint32_t *e = luaL_checkudata(L, 1, "entity");
     const char *k = luaL_checkstring(L, 2);
-    if (strcmp(k, "Transform") != 0)
+    if (strcmp(k, "Transform") != 0) {
         return luaL_error(L, "no component '%s'", k);
+    }
     uint32_t *p = lua_newuserdata(L, sizeof(uint32_t));
     *p = *e;
     luaL_getmetatable(L, "proxy");
@@ -110,8 +112,9 @@ static void run(uint32_t n, uint32_t frames, int with_hook) {
     lua_pushcfunction(L, entity_index);
     lua_setfield(L, -2, "__index");
     lua_pop(L, 1);
-    if (with_hook)
+    if (with_hook) {
         lua_sethook(L, hook, LUA_MASKCOUNT, 1000);
+    }
     if (luaL_loadstring(L, SCRIPT) || lua_pcall(L, 0, 1, 0)) {
         fprintf(stderr, "%s\n", lua_tostring(L, -1));
         exit(1);
@@ -180,7 +183,8 @@ int main(int argc, char **argv) {
     lua_State *L = lua_newstate(alloc_fn, NULL);
     printf("{\"bench\":\"script_vm_allocator\",\"runtime\":\"%s\",\"custom_allocator\":%s}\n",
            LUA_VERSION, L ? "true" : "false");
-    if (L)
+    if (L) {
         lua_close(L);
+    }
     return 0;
 }

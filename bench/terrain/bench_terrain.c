@@ -94,8 +94,9 @@ static void bench_rebuild(uint32_t res) {
     size_t out0 = rill_mem_live_bytes(RILL_MEM_TERRAIN) + rill_mem_live_bytes(RILL_MEM_PHYSICS);
     rill_terrain_system_flush(b.sys, &near);
     size_t in = rill_mem_live_bytes(RILL_MEM_TERRAIN) + rill_mem_live_bytes(RILL_MEM_PHYSICS);
-    for (uint32_t i = 0; i < chunks; i++)
+    for (uint32_t i = 0; i < chunks; i++) {
         rill_terrain_chunk_drop_mesh(b.sys, e, i % info.chunks_x, i / info.chunks_x);
+    }
     size_t dropped = rill_mem_live_bytes(RILL_MEM_TERRAIN) + rill_mem_live_bytes(RILL_MEM_PHYSICS);
     rill_terrain_get_info(b.sys, e, &info);
     uint32_t resident = info.resident;
@@ -170,13 +171,15 @@ static void bench_fly(bool quick) {
         applied += info.rebuilds_last_update;
         /* Pace the frames like a 60 Hz loop so workers build between them. */
         uint64_t spent = rill_time_ns() - t0;
-        if (spent < 16666666u)
+        if (spent < 16666666u) {
             rill_sleep_ns(16666666u - spent);
+        }
     }
     qsort(ns, frames, sizeof(uint64_t), cmp_u64);
     double sum = 0;
-    for (uint32_t f = 0; f < frames; f++)
+    for (uint32_t f = 0; f < frames; f++) {
         sum += (double)ns[f];
+    }
     rill_terrain_info info;
     rill_terrain_get_info(b.sys, e, &info);
     printf("{\"bench\":\"terrain\",\"case\":\"fly\",\"speed_m_s\":100,\"frames\":%u,"
@@ -228,10 +231,12 @@ static void bench_physics(void) {
         rill_physics_get_stats(b.phys, &st);
         per[s] = st.last_step_ns;
         sum += st.last_step_ns;
-        if (s < 120)
+        if (s < 120) {
             sum_first += st.last_step_ns;
-        if (st.last_step_ns > worst)
+        }
+        if (st.last_step_ns > worst) {
             worst = st.last_step_ns;
+        }
     }
     qsort(per, steps, sizeof(uint64_t), cmp_u64);
     rill_physics_stats st;
@@ -262,9 +267,11 @@ int main(int argc, char **argv) {
         bench_rebuild(129);
         bench_rebuild(257);
     }
-    if (!only || strcmp(only, "physics") == 0)
+    if (!only || strcmp(only, "physics") == 0) {
         bench_physics();
-    if (!only || strcmp(only, "fly") == 0)
+    }
+    if (!only || strcmp(only, "fly") == 0) {
         bench_fly(quick);
+    }
     return 0;
 }

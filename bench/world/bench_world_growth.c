@@ -61,8 +61,9 @@ static bool setup(bench *b) {
     rill_type_desc sd = {.name = "Shown", RILL_TYPE_LAYOUT(tag)};
     rill_type_desc kd = {.name = "Mask", RILL_TYPE_LAYOUT(uint32_t)};
     b->w = rill_world_create(NULL, NULL);
-    if (!b->w)
+    if (!b->w) {
         return false;
+    }
     b->mesh = rill_world_register_component(b->w, &md);
     b->shown = rill_world_register_component(b->w, &sd);
     b->mask = rill_world_register_component(b->w, &kd);
@@ -77,8 +78,9 @@ static bool setup(bench *b) {
 
 /* One tree, as rill_scene_model_spawn makes it; returns its root. */
 static rill_entity spawn_tree(bench *b, rill_entity *ents, uint32_t k) {
-    if (rill_world_spawn_n(b->w, b->tree, ents) != b->tree)
+    if (rill_world_spawn_n(b->w, b->tree, ents) != b->tree) {
         return RILL_ENTITY_NULL;
+    }
     rill_transform t = rill_transform_identity();
     rill_world_set_name(b->w, ents[0], "model");
     rill_world_set_transform(b->w, ents[0], &t);
@@ -104,8 +106,9 @@ static rill_entity spawn_tree(bench *b, rill_entity *ents, uint32_t k) {
 static void note(bench *b, double us, bool spawn) {
     uint32_t at = rill_world_entity_count(b->w);
     if (spawn) {
-        if (b->spawns < b->spawns_cap)
+        if (b->spawns < b->spawns_cap) {
             b->spawn_us[b->spawns++] = us;
+        }
         if (us > b->spawn_max) {
             b->spawn_max = us;
             b->spawn_max_at = at;
@@ -143,8 +146,9 @@ static int cmp_double(const void *x, const void *y) {
 
 static void report(bench *b, const char *phase) {
     double sum = 0;
-    for (uint32_t i = 0; i < b->spawns; i++)
+    for (uint32_t i = 0; i < b->spawns; i++) {
         sum += b->spawn_us[i];
+    }
     qsort(b->spawn_us, b->spawns, sizeof(double), cmp_double);
     double p99 = b->spawns ? b->spawn_us[(uint32_t)((double)(b->spawns - 1u) * 0.99)] : 0.0;
     printf("{\"bench\":\"world_growth\",\"phase\":\"%s\",\"tree\":%u,\"entities\":%u,"
@@ -172,8 +176,9 @@ int main(int argc, char **argv) {
     }
     if (raise) {
         char *volatile big = malloc((size_t)24 << 20);
-        if (big)
+        if (big) {
             big[0] = 1;
+        }
         free(big);
     }
     bench b = {.tree = tree};
@@ -182,30 +187,35 @@ int main(int argc, char **argv) {
     b.spawn_us = malloc(sizeof(double) * trees);
     rill_entity *roots = malloc(sizeof(rill_entity) * trees);
     rill_entity *ents = malloc(sizeof(rill_entity) * tree);
-    if (!b.spawn_us || !roots || !ents || !setup(&b))
+    if (!b.spawn_us || !roots || !ents || !setup(&b)) {
         return 1;
+    }
     bool ok = true;
     for (uint32_t k = 0; k < trees && ok; k++) {
         ok = timed_tree(&b, ents, k, &roots[k]);
-        if ((k + 1u) % per_frame == 0 || k + 1u == trees)
+        if ((k + 1u) % per_frame == 0 || k + 1u == trees) {
             timed_update(&b);
+        }
     }
     report(&b, "grow");
     /* Streaming: the oldest quarter goes, as many new trees come, round after round. */
     uint32_t quarter = trees / 4u, next = 0;
     for (uint32_t c = 0; c < cycles && ok; c++) {
-        for (uint32_t i = 0; i < quarter; i++)
+        for (uint32_t i = 0; i < quarter; i++) {
             rill_world_despawn_recursive(b.w, roots[(next + i) % trees]);
+        }
         for (uint32_t i = 0; i < quarter && ok; i++) {
             uint32_t k = (next + i) % trees;
             ok = timed_tree(&b, ents, trees + c * quarter + i, &roots[k]);
-            if ((i + 1u) % per_frame == 0 || i + 1u == quarter)
+            if ((i + 1u) % per_frame == 0 || i + 1u == quarter) {
                 timed_update(&b);
+            }
         }
         next = (next + quarter) % trees;
     }
-    if (cycles)
+    if (cycles) {
         report(&b, "cycle");
+    }
     rill_world_destroy(b.w);
     free(b.spawn_us);
     free(roots);

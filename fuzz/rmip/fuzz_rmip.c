@@ -33,8 +33,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         rill_rmip_low_range(&info, &low);
         if (low.offset <= size && low.size <= size - low.offset &&
             rill_rmip_texture_from_range(&info, &low, data + low.offset, (size_t)low.size,
-                                         "fuzz.rmip#low", &tex, &err) == RILL_OK)
+                                         "fuzz.rmip#low", &tex, &err) == RILL_OK) {
             rill_tex_data_free(&tex);
+        }
     }
     return 0;
 }

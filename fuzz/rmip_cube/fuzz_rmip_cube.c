@@ -11,10 +11,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     rill_error err;
     rill_image img;
-    if (rill_env_image_decode(data, size, "fuzz.rmip", &img, &err) == RILL_OK)
+    if (rill_env_image_decode(data, size, "fuzz.rmip", &img, &err) == RILL_OK) {
         rill_image_free(&img);
+    }
     rill_tex_data cube;
-    if (rill_rmip_cube_read(data, size, "fuzz.rmip", &cube, &err) == RILL_OK)
+    if (rill_rmip_cube_read(data, size, "fuzz.rmip", &cube, &err) == RILL_OK) {
         rill_tex_data_free(&cube);
+    }
     return 0;
 }

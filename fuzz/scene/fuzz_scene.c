@@ -30,8 +30,9 @@ static rill_result load_write(const char *text, size_t len, bool lossy, rill_str
     rsn_doc doc;
     rill_error err = {0};
     rill_result r = rill__rsn_parse(&doc, "fuzz.rsn", text, len, &err);
-    if (r != RILL_OK)
+    if (r != RILL_OK) {
         return r;
+    }
     bind_opts opts = {.lossy = lossy, .max_depth = 8, .max_entities = 1u << 20};
     bound_scene b = {0};
     r = rill__scene_bind(g_types, &opts, &doc, NULL, &b, &err);
@@ -44,14 +45,16 @@ static rill_result load_write(const char *text, size_t len, bool lossy, rill_str
             uint32_t nr = 0;
             for (uint32_t i = 0; i < n; i++) {
                 rill__scene_apply_entity(g_world, g_types, &b, i, spawned, RILL_ENTITY_NULL);
-                if (b.ents.data[i].parent == RSN_NONE_INDEX)
+                if (b.ents.data[i].parent == RSN_NONE_INDEX) {
                     roots[nr++] = spawned[i];
+                }
             }
             r = rill_scene_write(g_world, roots, nr,
                                  &(rill_scene_write_desc){.include_instance_content = true}, out,
                                  &err);
-            for (uint32_t i = 0; i < n; i++)
+            for (uint32_t i = 0; i < n; i++) {
                 rill_world_despawn(g_world, spawned[i]);
+            }
             free(roots);
         }
         free(spawned);
@@ -61,10 +64,12 @@ static rill_result load_write(const char *text, size_t len, bool lossy, rill_str
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    if (!g_world)
+    if (!g_world) {
         setup();
-    if (size > 1u << 16)
+    }
+    if (size > 1u << 16) {
         return 0;
+    }
     bool lossy = size > 0 && (data[0] & 1);
     rill_strbuf first = {0};
     if (load_write((const char *)data, size, lossy, &first) == RILL_OK && first.data) {

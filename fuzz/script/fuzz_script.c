@@ -27,15 +27,17 @@ static state *get_state(void) {
         rill_error err = {0};
         st.world = rill_world_create(NULL, &err);
         st.vfs = rill_vfs_create(NULL, &err);
-        if (!st.world || !st.vfs)
+        if (!st.world || !st.vfs) {
             abort();
+        }
         st.scripts = rill_scripts_create(&(rill_scripts_desc){.world = st.world,
                                                               .vfs = st.vfs,
                                                               .memory_limit = (size_t)16 << 20,
                                                               .instruction_budget = 200000},
                                          &err);
-        if (!st.scripts)
+        if (!st.scripts) {
             abort();
+        }
     }
     return &st;
 }
@@ -45,8 +47,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     rill_log_set_sink(quiet, NULL);
     state *st = get_state();
     char *code = malloc(size + 1);
-    if (!code)
+    if (!code) {
         return 0;
+    }
     memcpy(code, data, size);
     code[size] = '\0';
     rill_entity e = rill_world_spawn(st->world);

@@ -685,8 +685,9 @@ rill_stream *rill_app_stream(const rill_app *app) {
 }
 
 uint64_t rill_app_streaming_budget_left_ns(const rill_app *app) {
-    if (!app || app->scenes_ns >= app->scene_budget_ns)
+    if (!app || app->scenes_ns >= app->scene_budget_ns) {
         return 0u;
+    }
     return app->scene_budget_ns - app->scenes_ns;
 }
 

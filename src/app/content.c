@@ -60,8 +60,9 @@ struct rill_content {
 /* >>notes ------------------------------------------------------------------------------------- */
 
 void rill_content_note(rill_content *c, const char *fmt, ...) {
-    if (!c || !fmt)
+    if (!c || !fmt) {
         return;
+    }
     char line[512];
     va_list ap;
     va_start(ap, fmt);
@@ -83,8 +84,9 @@ static bool has_ext(const char *path, const char *ext) {
 
 /* The folder of path ("." for a bare file name). */
 static void dir_of(const char *path, char *dst, size_t cap) {
-    if (!rill_path_dirname(dst, cap, path) || !dst[0])
+    if (!rill_path_dirname(dst, cap, path) || !dst[0]) {
         snprintf(dst, cap, ".");
+    }
 }
 
 /* Finds project.toml in `dir` or up to CONTENT_PROJECT_SEARCH_UP folders above; on success dst
@@ -93,15 +95,17 @@ static bool find_project_up(const char *dir, char *dst, size_t cap) {
     char cur[CONTENT_PATH_MAX], probe[CONTENT_PATH_MAX + 16];
     snprintf(cur, sizeof(cur), "%s", dir);
     for (uint32_t up = 0; up <= CONTENT_PROJECT_SEARCH_UP; up++) {
-        if (!rill_path_join(probe, sizeof(probe), cur, "project.toml"))
+        if (!rill_path_join(probe, sizeof(probe), cur, "project.toml")) {
             return false;
+        }
         if (rill_file_exists(probe)) {
             snprintf(dst, cap, "%s", cur);
             return true;
         }
         size_t n = strlen(cur);
-        if (n + 4 >= sizeof(cur))
+        if (n + 4 >= sizeof(cur)) {
             return false;
+        }
         memcpy(cur + n, "/..", 4);
     }
     return false;
@@ -129,8 +133,9 @@ static bool relative_to(const char *root, const char *path, char *dst, size_t ca
 
 static rill_result load_project_file(rill_content *c, const char *dir, rill_error *err) {
     char path[CONTENT_PATH_MAX + 16];
-    if (!rill_path_join(path, sizeof(path), dir, "project.toml"))
+    if (!rill_path_join(path, sizeof(path), dir, "project.toml")) {
         return rill_error_set(err, RILL_ERR_LIMIT, "%s: path too long", dir);
+    }
     return rill_project_load(path, &c->project, err);
 }
 
@@ -138,18 +143,21 @@ static rill_result load_project_file(rill_content *c, const char *dir, rill_erro
 static rill_result load_project_vfs(rill_content *c, bool *found, rill_error *err) {
     *found = false;
     rill_vfs *vfs = rill_app_vfs(c->app);
-    if (!rill_vfs_exists(vfs, "project.toml"))
+    if (!rill_vfs_exists(vfs, "project.toml")) {
         return RILL_OK;
+    }
     uint8_t *data = NULL;
     size_t size = 0;
     rill_result r = rill_vfs_read_all(vfs, "project.toml", &data, &size, err);
-    if (r != RILL_OK)
+    if (r != RILL_OK) {
         return r;
+    }
     rill_toml *doc = NULL;
     r = rill_toml_parse((const char *)data, size, "project.toml (pack)", &doc, err);
     rill_free(data);
-    if (r == RILL_OK)
+    if (r == RILL_OK) {
         r = rill_project_from_toml(doc, &c->project, err);
+    }
     rill_toml_destroy(doc);
     *found = r == RILL_OK;
     return r;
@@ -159,8 +167,9 @@ static rill_result load_project_vfs(rill_content *c, bool *found, rill_error *er
  * file nor a folder (a FIFO, /dev/zero), said as what it is. */
 static rill_result not_a_file(const char *in, rill_error *err) {
     struct stat st;
-    if (stat(in, &st) != 0)
+    if (stat(in, &st) != 0) {
         return rill_error_set(err, RILL_ERR_NOT_FOUND, "%s: no such file or folder", in);
+    }
     const char *kind = S_ISFIFO(st.st_mode)   ? "a FIFO"
                        : S_ISCHR(st.st_mode)  ? "a character device"
                        : S_ISBLK(st.st_mode)  ? "a block device"
@@ -178,17 +187,19 @@ static rill_result resolve_disk(rill_content *c, rill_error *err) {
     char dir[CONTENT_PATH_MAX];
     if (rill_dir_exists(in)) {
         char probe[CONTENT_PATH_MAX + 16];
-        if (!rill_path_join(probe, sizeof(probe), in, "project.toml") || !rill_file_exists(probe))
+        if (!rill_path_join(probe, sizeof(probe), in, "project.toml") || !rill_file_exists(probe)) {
             return rill_error_set(err, RILL_ERR_NOT_FOUND,
                                   "%s: a folder without project.toml (a project folder holds one; "
                                   "or name a .rsn scene or a .glb/.gltf model)",
                                   in);
+        }
         c->kind = RILL_CONTENT_KIND_PROJECT;
         snprintf(c->root, sizeof(c->root), "%s", in);
         return load_project_file(c, c->root, err);
     }
-    if (!rill_file_exists(in))
+    if (!rill_file_exists(in)) {
         return not_a_file(in, err);
+    }
     dir_of(in, dir, sizeof(dir));
     if (strcmp(rill_path_basename(in), "project.toml") == 0) {
         c->kind = RILL_CONTENT_KIND_PROJECT;
@@ -222,13 +233,14 @@ static rill_result resolve_disk(rill_content *c, rill_error *err) {
 /* An input inside the mounted packs (no such file on disk). */
 static rill_result resolve_in_pack(rill_content *c, rill_error *err) {
     const char *in = c->input;
-    if (has_ext(in, "rsn"))
+    if (has_ext(in, "rsn")) {
         c->kind = RILL_CONTENT_KIND_SCENE;
-    else if (has_ext(in, "glb") || has_ext(in, "gltf"))
+    } else if (has_ext(in, "glb") || has_ext(in, "gltf")) {
         c->kind = RILL_CONTENT_KIND_MODEL;
-    else
+    } else {
         return rill_error_set(err, RILL_ERR_UNSUPPORTED,
                               "%s: not a .rsn, .glb or .gltf path inside the pack", in);
+    }
     snprintf(c->scene, sizeof(c->scene), "%s", in);
     return RILL_OK;
 }
@@ -239,8 +251,9 @@ static rill_result resolve_rooted(rill_content *c, const char *root, rill_error 
     snprintf(c->root, sizeof(c->root), "%s", root);
     char probe[CONTENT_PATH_MAX + 16];
     if (root[0] && rill_path_join(probe, sizeof(probe), root, "project.toml") &&
-        rill_file_exists(probe))
+        rill_file_exists(probe)) {
         RILL_TRY(load_project_file(c, root, err));
+    }
     return resolve_in_pack(c, err);
 }
 
@@ -253,8 +266,9 @@ static rill_result create_app(rill_content *c, rill_error *err) {
                         .worker_count = c->desc.worker_count,
                         .scene_budget_ns = c->desc.scene_budget_ns};
     c->app = rill_app_create(&ad, err);
-    if (!c->app)
+    if (!c->app) {
         return err ? err->code : RILL_ERR_IO;
+    }
     c->owns_app = true;
     rill_vfs_stats vs;
     rill_vfs_get_stats(rill_app_vfs(c->app), &vs);
@@ -267,8 +281,9 @@ static rill_result create_app(rill_content *c, rill_error *err) {
  * plays with the settings the pack's main scene plays with. found says whether there was one. */
 static rill_result reopen_with_pack_project(rill_content *c, bool *found, rill_error *err) {
     RILL_TRY(load_project_vfs(c, found, err));
-    if (!*found)
+    if (!*found) {
         return RILL_OK;
+    }
     rill_app_destroy(c->app);
     c->app = NULL;
     return create_app(c, err);
@@ -277,8 +292,9 @@ static rill_result reopen_with_pack_project(rill_content *c, bool *found, rill_e
 rill_content *rill_content_open(const rill_content_desc *desc, rill_error *err) {
     rill_content_desc d;
     memset(&d, 0, sizeof(d));
-    if (desc)
+    if (desc) {
         d = *desc;
+    }
     if (d.start_canary || d.end_canary) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_content_open: desc canaries not 0");
         return NULL;
@@ -331,23 +347,28 @@ rill_content *rill_content_open(const rill_content_desc *desc, rill_error *err) 
         }
     } else if (d.root) {
         r = resolve_rooted(c, d.root, err);
-        if (r == RILL_OK)
+        if (r == RILL_OK) {
             r = create_app(c, err);
+        }
     } else if (c->pack[0] && !rill_file_exists(c->input) && !rill_dir_exists(c->input)) {
         bool found = false;
         r = resolve_in_pack(c, err);
-        if (r == RILL_OK)
+        if (r == RILL_OK) {
             r = create_app(c, err);
-        if (r == RILL_OK)
+        }
+        if (r == RILL_OK) {
             r = reopen_with_pack_project(c, &found, err);
+        }
     } else {
         r = resolve_disk(c, err);
-        if (r == RILL_OK)
+        if (r == RILL_OK) {
             r = create_app(c, err);
+        }
     }
     c->desc.root = d.root ? c->root : NULL; /* the caller's string is not kept */
-    if (r != RILL_OK)
+    if (r != RILL_OK) {
         goto fail;
+    }
     if (c->kind == RILL_CONTENT_KIND_PROJECT) {
         if (!c->project.main_scene[0]) {
             rill_error_set(err, RILL_ERR_NOT_FOUND,
@@ -358,11 +379,13 @@ rill_content *rill_content_open(const rill_content_desc *desc, rill_error *err) 
         snprintf(c->scene, sizeof(c->scene), "%s", c->project.main_scene);
     }
 #if RILL_APP_HAS_RENDER
-    if (rill_render_register_components(rill_app_world(c->app), &c->comps, err) != RILL_OK)
+    if (rill_render_register_components(rill_app_world(c->app), &c->comps, err) != RILL_OK) {
         goto fail;
+    }
 #endif
-    if (d.on_world)
+    if (d.on_world) {
         d.on_world(rill_app_world(c->app), d.user);
+    }
     return c;
 fail:
     rill_content_destroy(c);
@@ -410,8 +433,9 @@ struct rill_render_components *rill_content_render_components(rill_content *c) {
 }
 
 void rill_content_renderer_desc(rill_content *c, rill_renderer_desc *d) {
-    if (!c || !d)
+    if (!c || !d) {
         return;
+    }
     const rill_project *p = &c->project;
     d->width = p->window.width;
     d->height = p->window.height;
@@ -444,8 +468,9 @@ void rill_content_renderer_desc(rill_content *c, rill_renderer_desc *d) {
 
 static void normalize3(float v[3]) {
     float l = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    if (l > 1e-12f)
+    if (l > 1e-12f) {
         v[0] /= l, v[1] /= l, v[2] /= l;
+    }
 }
 
 static void cross3(const float a[3], const float b[3], float out[3]) {
@@ -459,8 +484,9 @@ static void cross3(const float a[3], const float b[3], float out[3]) {
 static void quat_look(const float dir[3], float q[4]) {
     float f[3] = {dir[0], dir[1], dir[2]}, up[3] = {0, 1, 0}, r[3], u[3];
     normalize3(f);
-    if (fabsf(f[1]) > 0.999f)
+    if (fabsf(f[1]) > 0.999f) {
         up[0] = 0, up[1] = 0, up[2] = -1;
+    }
     cross3(f, up, r);
     normalize3(r);
     cross3(r, f, u);
@@ -489,12 +515,14 @@ static void quat_look(const float dir[3], float q[4]) {
 static rill_entity spawn_placed(rill_world *w, const char *name, const float pos[3],
                                 const float dir[3]) {
     rill_entity e = rill_world_spawn(w);
-    if (!e)
+    if (!e) {
         return e;
+    }
     rill_world_set_name(w, e, name);
     rill_transform t = {{pos[0], pos[1], pos[2]}, {0, 0, 0, 1}, {1, 1, 1}};
-    if (dir)
+    if (dir) {
         quat_look(dir, t.rotation);
+    }
     rill_world_add(w, e, rill_world_builtin(w)->transform, &t);
     return e;
 }
@@ -503,15 +531,18 @@ static rill_entity spawn_camera(rill_world *w, const char *name, const float eye
                                 const float target[3], float near_plane, float far_plane) {
     float dir[3] = {target[0] - eye[0], target[1] - eye[1], target[2] - eye[2]};
     rill_entity e = spawn_placed(w, name, eye, dir);
-    if (!e)
+    if (!e) {
         return e;
+    }
     rill_camera *cam = rill_world_add(w, e, rill_world_builtin(w)->camera, NULL);
     if (cam) {
         cam->is_default = true;
-        if (near_plane > 0.0f)
+        if (near_plane > 0.0f) {
             cam->near_plane = near_plane;
-        if (far_plane > 0.0f)
+        }
+        if (far_plane > 0.0f) {
             cam->far_plane = far_plane;
+        }
         /* The stated defaults' background: a dark blue, not the camera's black. */
         cam->clear_color[0] = 0.05f, cam->clear_color[1] = 0.07f, cam->clear_color[2] = 0.12f;
     }
@@ -577,26 +608,31 @@ static rill_result load_builtin(rill_content *c, rill_error *err) {
     rill_array_push(&c->meshes, cube);
     rill_array_push(&c->meshes, sphere);
     rill_array_push(&c->meshes, plane);
-    if (!cube.id || !sphere.id || !plane.id)
+    if (!cube.id || !sphere.id || !plane.id) {
         return err ? err->code : RILL_ERR_IO;
+    }
     rill_material ground = make_material(c, 0.6f, 0.6f, 0.6f, 0.0f, 0.8f, err);
-    if (!ground.id)
+    if (!ground.id) {
         return err ? err->code : RILL_ERR_IO;
+    }
     unsigned n = 0;
     char tail = 0;
     if (strcmp(name, "spheres") == 0) {
         push_extra(c, plane, ground, (float[3]){0, 0, 0}, 20.0f);
-        for (int i = 0; i < 5; i++)
+        for (int i = 0; i < 5; i++) {
             for (int row = 0; row < 2; row++) {
                 rill_material m =
                     make_material(c, row ? 0.8f : 1.0f, row ? 0.1f : 0.78f, row ? 0.1f : 0.34f,
                                   row ? 0.0f : 1.0f, 0.1f + 0.2f * (float)i, err);
-                if (!m.id)
+                if (!m.id) {
                     return err ? err->code : RILL_ERR_IO;
+                }
                 float pos[3] = {-2.4f + 1.2f * (float)i, row ? 0.5f : 1.6f, row ? 0.6f : -0.6f};
-                if (!push_extra(c, sphere, m, pos, 1.0f))
+                if (!push_extra(c, sphere, m, pos, 1.0f)) {
                     return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
+                }
             }
+        }
         spawn_camera(w, "Camera", (float[3]){0, 3.2f, 6.5f}, (float[3]){0, 0.6f, 0}, 0, 0);
         spawn_sun(c, "Sun");
         return RILL_OK;
@@ -606,13 +642,16 @@ static rill_result load_builtin(rill_content *c, rill_error *err) {
         float extent = (float)side * 1.5f;
         push_extra(c, plane, ground, (float[3]){0, 0, 0}, extent * 1.2f);
         rill_material mats[8];
-        for (uint32_t i = 0; i < 8; i++)
+        for (uint32_t i = 0; i < 8; i++) {
             if (!(mats[i] = make_material(c, 0.3f + 0.1f * (float)i, 0.5f, 1.0f - 0.1f * (float)i,
                                           0.0f, 0.5f, err))
-                     .id)
+                     .id) {
                 return err ? err->code : RILL_ERR_IO;
-        if (!rill_array_reserve(&c->extra, n + 1u))
+            }
+        }
+        if (!rill_array_reserve(&c->extra, n + 1u)) {
             return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
+        }
         for (uint32_t i = 0; i < n; i++) {
             float pos[3] = {((float)(i % side) - (float)side * 0.5f) * 1.5f, 0.5f,
                             ((float)(i / side) - (float)side * 0.5f) * 1.5f};
@@ -632,8 +671,9 @@ static rill_result load_builtin(rill_content *c, rill_error *err) {
 /* >>defaults ---------------------------------------------------------------------------------- */
 
 static bool world_has(rill_world *w, rill_component comp) {
-    if (!comp.id)
+    if (!comp.id) {
         return false;
+    }
     rill_query_desc qd;
     memset(&qd, 0, sizeof(qd));
     qd.with[0] = comp;
@@ -652,8 +692,9 @@ static bool world_has_active_camera(rill_world *w) {
         const rill_global_transform *xf =
             rill_world_get(w, q.entity, rill_world_builtin(w)->global_transform);
         if (((const rill_camera *)rill_query_get(&q, 0))->active && xf &&
-            rill_mat4_in_world_limit(xf->m))
+            rill_mat4_in_world_limit(xf->m)) {
             return true;
+        }
     }
     return false;
 }
@@ -670,14 +711,17 @@ static void grow(bool *any, float lo[3], float hi[3], const float p[3], float r)
 static uint32_t tree_asset(rill_world *w, const rill_render_components *rc, rill_entity root,
                            uint32_t depth) {
     const rill_model_mesh *mm = rill_world_get(w, root, rc->model_mesh);
-    if (mm)
+    if (mm) {
         return mm->asset;
-    if (depth > 64)
+    }
+    if (depth > 64) {
         return 0;
+    }
     for (rill_entity e = rill_world_first_child(w, root); e; e = rill_world_next_sibling(w, e)) {
         uint32_t a = tree_asset(w, rc, e, depth + 1);
-        if (a)
+        if (a) {
             return a;
+        }
     }
     return 0;
 }
@@ -700,17 +744,20 @@ static bool model_bounds(rill_content *c, float lo[3], float hi[3], bool *any) {
         const rill_render_model *rm =
             asset ? rill_render_assets_model(ra, (rill_asset){asset}) : NULL;
         const float *m = rm ? rill_world_global_matrix(w, root) : NULL;
-        if (!m)
+        if (!m) {
             continue;
-        if (!rill_mat4_in_world_limit(m))
+        }
+        if (!rill_mat4_in_world_limit(m)) {
             continue; /* not drawn (extract warns): framing it would make the planes inf */
+        }
         for (int k = 0; k < 8; k++) {
             float p[3] = {(k & 1) ? rm->bounds_max[0] : rm->bounds_min[0],
                           (k & 2) ? rm->bounds_max[1] : rm->bounds_min[1],
                           (k & 4) ? rm->bounds_max[2] : rm->bounds_min[2]};
             float wp[3];
-            for (int i = 0; i < 3; i++)
+            for (int i = 0; i < 3; i++) {
                 wp[i] = m[i] * p[0] + m[4 + i] * p[1] + m[8 + i] * p[2] + m[12 + i];
+            }
             grow(any, lo, hi, wp, 0.0f);
         }
         found = true;
@@ -722,8 +769,9 @@ static bool model_bounds(rill_content *c, float lo[3], float hi[3], bool *any) {
  * built-in instance as a box of its scale around its origin (procedural meshes are unit sized). */
 static bool content_bounds(rill_content *c, float lo[3], float hi[3]) {
     bool any = false;
-    if (model_bounds(c, lo, hi, &any))
+    if (model_bounds(c, lo, hi, &any)) {
         return true;
+    }
     rill_world *w = rill_app_world(c->app);
     rill_query_desc qd;
     memset(&qd, 0, sizeof(qd));
@@ -732,8 +780,9 @@ static bool content_bounds(rill_content *c, float lo[3], float hi[3]) {
     rill_query q = rill_world_query(w, &qd);
     while (rill_query_next(&q)) {
         const float *m = ((const rill_global_transform *)rill_query_get(&q, 1))->m;
-        if (!rill_mat4_in_world_limit(m))
+        if (!rill_mat4_in_world_limit(m)) {
             continue;
+        }
         float s = sqrtf(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
         grow(&any, lo, hi, &m[12], 0.5f * s);
     }
@@ -746,8 +795,9 @@ static bool content_bounds(rill_content *c, float lo[3], float hi[3]) {
 
 bool rill_content_bounds(rill_content *content, float lo[3], float hi[3]) {
     float l[3], h[3];
-    if (!content || !content->models || !content_bounds(content, l, h))
+    if (!content || !content->models || !content_bounds(content, l, h)) {
         return false;
+    }
     memcpy(lo, l, sizeof l);
     memcpy(hi, h, sizeof h);
     return true;
@@ -781,8 +831,9 @@ static void apply_defaults(rill_content *c) {
         float dir[3] = {0.55f, 0.45f, 0.7f};
         normalize3(dir);
         float eye[3];
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 3; k++) {
             eye[k] = center[k] + dir[k] * dist;
+        }
         spawn_camera(w, "Default Camera", eye, center, fmaxf(dist - radius * 2.0f, dist * 0.01f),
                      dist + radius * 4.0f);
         c->defaults |= RILL_CONTENT_DEFAULT_CAMERA;
@@ -801,8 +852,9 @@ static rill_result spawn_model_entity(rill_content *c, rill_error *err) {
     rill_world *w = rill_app_world(c->app);
     rill_entity e = spawn_placed(w, rill_path_basename(c->scene), (float[3]){0, 0, 0}, NULL);
     rill_model_ref ref = {rill_intern(c->scene)};
-    if (!e || !ref.path || !rill_world_add(w, e, c->comps.model, &ref))
+    if (!e || !ref.path || !rill_world_add(w, e, c->comps.model, &ref)) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory spawning the model");
+    }
     return RILL_OK;
 }
 
@@ -821,35 +873,41 @@ static void sys_render_sync(rill_app *app, void *user) {
 static rill_result add_render_sync(rill_content *c, rill_error *err) {
     rill_renderer_settings rs;
     rill_renderer_get_settings(c->renderer, &rs);
-    if (!rs.render_thread)
+    if (!rs.render_thread) {
         return RILL_OK;
+    }
     c->render_sync =
         rill_app_add_system(c->app, &(rill_system_desc){.name = "rill.render_sync",
                                                         .stage = RILL_STAGE_EXTRACT,
                                                         .order = RILL_SYSTEM_ORDER_BUILTIN - 100,
                                                         .fn = sys_render_sync,
                                                         .user = c});
-    if (!c->render_sync.id)
+    if (!c->render_sync.id) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
                               "rill_content_load: cannot add the render sync system");
+    }
     return RILL_OK;
 }
 
 rill_result rill_content_load(rill_content *c, rill_renderer *renderer, rill_error *err) {
-    if (!c || !renderer)
+    if (!c || !renderer) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_content_load: NULL argument");
-    if (c->renderer)
+    }
+    if (c->renderer) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_content_load: loaded already");
+    }
     c->renderer = renderer;
     rill_renderer_set_vfs(renderer, rill_app_vfs(c->app)); /* ColorGrading.lut tables */
-    if (add_render_sync(c, err) != RILL_OK)
+    if (add_render_sync(c, err) != RILL_OK) {
         return err ? err->code : RILL_ERR_OUT_OF_MEMORY;
+    }
     rill_world *w = rill_app_world(c->app);
     /* Every component the engine knows, before the scene binds its blocks (a Terrain or Collider
      * read before its registration would be kept as unknown text). */
     rill_result r = rill_app_register_components(w, NULL, NULL, err);
-    if (r != RILL_OK)
+    if (r != RILL_OK) {
         return r;
+    }
     switch (c->kind) {
     case RILL_CONTENT_KIND_BUILTIN:
         r = load_builtin(c, err);
@@ -857,8 +915,9 @@ rill_result rill_content_load(rill_content *c, rill_renderer *renderer, rill_err
     case RILL_CONTENT_KIND_PROJECT:
     case RILL_CONTENT_KIND_SCENE:
         r = rill_scene_load_sync(rill_app_scenes(c->app), c->scene, NULL, err);
-        if (r == RILL_OK) /* the boot load includes the streamed content near the camera */
+        if (r == RILL_OK) { /* the boot load includes the streamed content near the camera */
             rill_stream_settle(rill_app_stream(c->app), 0);
+        }
         break;
     case RILL_CONTENT_KIND_MODEL:
         r = spawn_model_entity(c, err);
@@ -866,23 +925,27 @@ rill_result rill_content_load(rill_content *c, rill_renderer *renderer, rill_err
     default:
         break;
     }
-    if (r != RILL_OK)
+    if (r != RILL_OK) {
         return r;
+    }
     rill_world_update_transforms(w);
-    if (c->desc.on_loaded && c->desc.on_loaded(c, renderer, c->desc.user, err) != 0)
+    if (c->desc.on_loaded && c->desc.on_loaded(c, renderer, c->desc.user, err) != 0) {
         return err && err->code ? err->code : RILL_ERR_IO;
+    }
     c->models = rill_app_enable_models(c->app, renderer, NULL, err);
-    if (!c->models)
+    if (!c->models) {
         return err ? err->code : RILL_ERR_IO;
+    }
     rill_render_assets_set_batching(
         rill_app_models_render_assets(c->models),
         &(rill_render_batching){.enabled = c->project.rendering.static_batching});
     rill_app_models_flush(c->models);
     rill_app_models_stats ms;
     rill_app_models_get_stats(c->models, &ms);
-    if (ms.failed) /* each failure was logged with its entity and file */
+    if (ms.failed) { /* each failure was logged with its entity and file */
         return rill_error_set(err, RILL_ERR_NOT_FOUND, "%s: %u Model entities failed to load",
                               c->scene[0] ? c->scene : c->input, ms.failed);
+    }
     apply_defaults(c);
     return enable_terrain(c, renderer, err);
 }
@@ -897,15 +960,17 @@ static rill_result enable_terrain(rill_content *c, rill_renderer *renderer, rill
     c->terrain = c->physics
                      ? rill_app_enable_terrain(c->app, rill_app_physics_world(c->physics), err)
                      : NULL;
-    if (!c->terrain)
+    if (!c->terrain) {
         return err ? err->code : RILL_ERR_OUT_OF_MEMORY;
+    }
     rill_render_terrain_desc rd = {.renderer = renderer,
                                    .world = rill_app_world(c->app),
                                    .terrain = rill_app_terrain_system(c->terrain),
                                    .vfs = rill_app_vfs(c->app)};
     c->render_terrain = rill_render_terrain_create(&rd, err);
-    if (!c->render_terrain)
+    if (!c->render_terrain) {
         return err ? err->code : RILL_ERR_OUT_OF_MEMORY;
+    }
     rill_app_terrain_flush(c->terrain);
     rill_render_terrain_update(c->render_terrain);
     /* Far-world proxies: drawn where streamed instances are not resident (rill/render/hlod.h). */
@@ -916,16 +981,18 @@ static rill_result enable_terrain(rill_content *c, rill_renderer *renderer, rill
                                                                .jobs = rill_app_jobs(c->app),
                                                                .main_scene = c->scene},
                                       err);
-    if (!c->hlod)
+    if (!c->hlod) {
         return err ? err->code : RILL_ERR_OUT_OF_MEMORY;
+    }
     /* A terrain that failed (its error was logged with its entity) fails the load, as a Model
      * does: a bad heightmap or one over the max_chunks limit must not render a world without it
      * and exit 0. */
     rill_terrain_stats ts;
     rill_terrain_get_stats(rill_app_terrain_system(c->terrain), &ts);
-    if (ts.failed)
+    if (ts.failed) {
         return rill_error_set(err, RILL_ERR_NOT_FOUND, "%s: %u Terrain entities failed to load",
                               c->scene[0] ? c->scene : c->input, ts.failed);
+    }
     /* Scripts last: their init runs at the first frame, with the world, physics and terrain in
      * place. */
     rill_scripts_desc sd = {.physics = rill_app_physics_world(c->physics),
@@ -972,12 +1039,15 @@ static bool content_busy(rill_content *c) {
 }
 
 uint32_t rill_content_settle(rill_content *c, uint32_t max_frames, bool *out_settled) {
-    if (out_settled)
+    if (out_settled) {
         *out_settled = false;
-    if (!c || !c->renderer)
+    }
+    if (!c || !c->renderer) {
         return 0;
-    if (!max_frames)
+    }
+    if (!max_frames) {
         max_frames = 600;
+    }
     uint32_t frames = 0, quiet = 0;
     /* Two quiet frames in a row: a load that completes spawns entities (Model entities, nested
      * instances) whose own work starts in the next frame. */
@@ -986,17 +1056,19 @@ uint32_t rill_content_settle(rill_content *c, uint32_t max_frames, bool *out_set
         frames++;
         quiet = content_busy(c) ? 0 : quiet + 1;
     }
-    if (out_settled)
+    if (out_settled) {
         *out_settled = quiet >= 2;
+    }
     return frames;
 }
 
 /* >>snapshot ---------------------------------------------------------------------------------- */
 
 rill_result rill_content_snapshot(rill_content *c, rill_render_snapshot *out, rill_error *err) {
-    if (!c || !out || !c->renderer)
+    if (!c || !out || !c->renderer) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "rill_content_snapshot: not loaded (rill_content_load first)");
+    }
     rill_renderer_sync(c->renderer, NULL); /* the render thread reads the last snapshot */
     rill_error xerr = {0};
     c->xb.jobs = rill_app_jobs(c->app); /* the walk over the shown models is spread over them */
@@ -1007,22 +1079,27 @@ rill_result rill_content_snapshot(rill_content *c, rill_render_snapshot *out, ri
         out->views = NULL;
         out->view_count = 0;
     } else if (r != RILL_OK) {
-        if (err)
+        if (err) {
             *err = xerr;
+        }
         return r;
     } else {
         c->last_view = out->view;
         c->have_view = true;
     }
-    for (uint32_t i = 0; i < c->extra.len; i++)
-        if (!rill_array_push(&c->xb.instances, c->extra.data[i]))
+    for (uint32_t i = 0; i < c->extra.len; i++) {
+        if (!rill_array_push(&c->xb.instances, c->extra.data[i])) {
             return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
+        }
+    }
     /* Far-world proxies, seen from the primary view's camera. */
     const rill_render_instance *proxies = NULL;
     uint32_t np = rill_render_hlod_update(c->hlod, &out->view.world_from_view[12], &proxies, NULL);
-    for (uint32_t i = 0; i < np; i++)
-        if (!rill_array_push(&c->xb.instances, proxies[i]))
+    for (uint32_t i = 0; i < np; i++) {
+        if (!rill_array_push(&c->xb.instances, proxies[i])) {
             return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
+        }
+    }
     out->instances = c->xb.instances.data;
     out->instance_count = c->xb.instances.len;
     out->ranges = c->xb.ranges.data;
@@ -1031,11 +1108,13 @@ rill_result rill_content_snapshot(rill_content *c, rill_render_snapshot *out, ri
     out->light_count = c->xb.lights.len;
     if (c->look.set_clear_color) {
         memcpy(out->view.clear_color, c->look.clear_color, sizeof(float) * 3);
-        for (uint32_t i = 0; i < out->view_count; i++)
+        for (uint32_t i = 0; i < out->view_count; i++) {
             memcpy(c->xb.views[i].clear_color, c->look.clear_color, sizeof(float) * 3);
+        }
     }
-    if (c->look.ambient[0] + c->look.ambient[1] + c->look.ambient[2] > 0.0f)
+    if (c->look.ambient[0] + c->look.ambient[1] + c->look.ambient[2] > 0.0f) {
         memcpy(out->ambient, c->look.ambient, sizeof(out->ambient));
+    }
     /* project.toml's [rendering] ambient: the multiplier of worlds without a WorldEnvironment */
     out->ambient_scale = c->project.rendering.ambient;
     out->ambient_scale_set = true; /* 0 there is no ambient light, not the default */
@@ -1043,12 +1122,15 @@ rill_result rill_content_snapshot(rill_content *c, rill_render_snapshot *out, ri
 }
 
 void rill_content_release(rill_content *c) {
-    if (!c)
+    if (!c) {
         return;
-    if (c->renderer) /* nothing below may change what a frame in progress reads */
+    }
+    if (c->renderer) { /* nothing below may change what a frame in progress reads */
         rill_renderer_sync(c->renderer, NULL);
-    if (c->render_sync.id)
+    }
+    if (c->render_sync.id) {
         rill_app_remove_system(c->app, c->render_sync);
+    }
     c->render_sync = (rill_system){0};
     rill_app_disable_scripts(c->scripts); /* final() may still read models, physics, terrain */
     c->scripts = NULL;
@@ -1063,11 +1145,14 @@ void rill_content_release(rill_content *c) {
     c->terrain = NULL;
     c->physics = NULL;
     if (c->renderer) {
-        for (uint32_t i = 0; i < c->materials.len; i++)
+        for (uint32_t i = 0; i < c->materials.len; i++) {
             rill_render_material_destroy(c->renderer, c->materials.data[i]);
-        for (uint32_t i = 0; i < c->meshes.len; i++)
-            if (c->meshes.data[i].id)
+        }
+        for (uint32_t i = 0; i < c->meshes.len; i++) {
+            if (c->meshes.data[i].id) {
                 rill_render_mesh_destroy(c->renderer, c->meshes.data[i]);
+            }
+        }
         rill_renderer_set_vfs(c->renderer, NULL); /* the app's file system may go first */
     }
     c->materials.len = c->meshes.len = c->extra.len = 0;
@@ -1099,8 +1184,9 @@ struct rill_render_components *rill_content_render_components(rill_content *c) {
 
 uint32_t rill_content_settle(rill_content *c, uint32_t max_frames, bool *out_settled) {
     (void)c, (void)max_frames;
-    if (out_settled)
+    if (out_settled) {
         *out_settled = false;
+    }
     return 0;
 }
 
@@ -1153,12 +1239,14 @@ static void free_render_state(rill_content *c) {
 #endif
 
 void rill_content_destroy(rill_content *c) {
-    if (!c)
+    if (!c) {
         return;
+    }
     rill_content_release(c);
     free_render_state(c);
-    if (c->owns_app)
+    if (c->owns_app) {
         rill_app_destroy(c->app);
+    }
     rill_strbuf_free(&c->notes);
     rill_free(c);
 }

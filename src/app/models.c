@@ -33,8 +33,9 @@ static void spawn_camera(rill_app_models *m) {
  * deterministic (its budgets count a step clock, not the loader's real time). */
 static void sys_spawn(rill_app *app, void *user) {
     rill_app_models *m = user;
-    if (m->share_budget)
+    if (m->share_budget) {
         rill_scene_models_set_spawn_budget(m->scene, rill_app_streaming_budget_left_ns(app));
+    }
     spawn_camera(m);
     rill_scene_models_update(m->scene);
     /* Animated nodes get their Transforms before this frame's propagation, trees spawned this
@@ -83,12 +84,13 @@ rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,
                                   .spawn_budget_ns = desc ? desc->spawn_budget_ns : 0,
                                   .clock = rill_app_clock(app)},
         err);
-    if (m->scene)
+    if (m->scene) {
         m->anim = rill_scene_anim_create(
             &(rill_scene_anim_desc){.world = w, .models = m->scene, .jobs = rill_app_jobs(app)},
             err);
+    }
     rill_texstream_settings ts = rill_app_texture_streaming_settings(rill_app_project(app));
-    if (m->anim)
+    if (m->anim) {
         m->gpu =
             rill_render_assets_create(&(rill_render_assets_desc){.renderer = renderer,
                                                                  .assets = rill_app_assets(app),
@@ -96,6 +98,7 @@ rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,
                                                                  .release_delay_frames = delay,
                                                                  .texture_streaming = &ts},
                                       err);
+    }
     /* Spawning runs before the built-in transform propagation of post_update: trees spawned this
      * frame get their GlobalTransforms in this frame. */
     if (m->gpu) {
@@ -118,9 +121,10 @@ rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,
                                                          .order = RILL_SYSTEM_ORDER_BUILTIN + 2,
                                                          .fn = sys_lod,
                                                          .user = m});
-        if (!m->spawn_system.id || !m->upload_system.id || !m->lod || !m->lod_system.id)
+        if (!m->spawn_system.id || !m->upload_system.id || !m->lod || !m->lod_system.id) {
             rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
                            "rill_app_enable_models: cannot add the systems");
+        }
     }
     if (!m->gpu || !m->spawn_system.id || !m->upload_system.id) {
         rill_app_disable_models(m);
@@ -130,14 +134,18 @@ rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,
 }
 
 void rill_app_disable_models(rill_app_models *m) {
-    if (!m)
+    if (!m) {
         return;
-    if (m->spawn_system.id)
+    }
+    if (m->spawn_system.id) {
         rill_app_remove_system(m->app, m->spawn_system);
-    if (m->upload_system.id)
+    }
+    if (m->upload_system.id) {
         rill_app_remove_system(m->app, m->upload_system);
-    if (m->lod_system.id)
+    }
+    if (m->lod_system.id) {
         rill_app_remove_system(m->app, m->lod_system);
+    }
     rill_lod_system_destroy(m->lod);
     rill_scene_anim_destroy(m->anim);
     rill_scene_models_destroy(m->scene); /* despawns the trees first */
@@ -154,8 +162,9 @@ rill_lod_system *rill_app_models_lod(const rill_app_models *m) {
 }
 
 void rill_app_models_flush(rill_app_models *m) {
-    if (!m)
+    if (!m) {
         return;
+    }
     spawn_camera(m);
     rill_scene_models_flush(m->scene);
     rill_render_assets_set_time(m->gpu, rill_app_get_time(m->app)->real_elapsed);
@@ -163,11 +172,13 @@ void rill_app_models_flush(rill_app_models *m) {
 }
 
 void rill_app_models_get_stats(const rill_app_models *m, rill_app_models_stats *out) {
-    if (!out)
+    if (!out) {
         return;
+    }
     memset(out, 0, sizeof(*out));
-    if (!m)
+    if (!m) {
         return;
+    }
     rill_scene_models_stats s;
     rill_render_assets_stats g;
     rill_scene_models_get_stats(m->scene, &s);
@@ -210,8 +221,9 @@ void rill_app_models_flush(rill_app_models *m) {
 
 void rill_app_models_get_stats(const rill_app_models *m, rill_app_models_stats *out) {
     (void)m;
-    if (out)
+    if (out) {
         memset(out, 0, sizeof(*out));
+    }
 }
 
 rill_entity rill_app_models_root(const rill_app_models *m, rill_entity e) {

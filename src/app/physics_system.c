@@ -53,8 +53,9 @@ rill_physics *rill_app_physics_world(const rill_app_physics *p) {
 }
 
 void rill_app_disable_physics(rill_app_physics *p) {
-    if (!p)
+    if (!p) {
         return;
+    }
     rill_app_remove_system(p->app, p->system);
     rill_physics_destroy(p->phys);
     rill_free(p);

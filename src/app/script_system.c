@@ -13,14 +13,16 @@ struct rill_app_scripts {
 
 static void sys_update(rill_app *app, void *user) {
     rill_app_scripts *s = user;
-    if (rill_run_mode_ticks(rill_app_get_run_mode(app)))
+    if (rill_run_mode_ticks(rill_app_get_run_mode(app))) {
         rill_scripts_update(s->scripts, rill_app_get_time(app)->dt);
+    }
 }
 
 static void sys_fixed(rill_app *app, void *user) {
     rill_app_scripts *s = user;
-    if (rill_run_mode_ticks(rill_app_get_run_mode(app)))
+    if (rill_run_mode_ticks(rill_app_get_run_mode(app))) {
         rill_scripts_fixed_update(s->scripts, rill_app_get_time(app)->fixed_dt);
+    }
 }
 
 rill_app_scripts *rill_app_enable_scripts(rill_app *app, const rill_scripts_desc *desc,
@@ -32,8 +34,9 @@ rill_app_scripts *rill_app_enable_scripts(rill_app *app, const rill_scripts_desc
     rill_scripts_desc d = desc ? *desc : (rill_scripts_desc){0};
     d.world = rill_app_world(app);
     d.vfs = rill_app_vfs(app);
-    if (!d.scenes)
+    if (!d.scenes) {
         d.scenes = rill_app_scenes(app);
+    }
     rill_app_scripts *s = rill_calloc_tagged(1, sizeof *s, RILL_MEM_APP);
     if (!s) {
         rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_app_enable_scripts: out of memory");
@@ -68,8 +71,9 @@ rill_scripts *rill_app_scripts_system(const rill_app_scripts *s) {
 }
 
 void rill_app_disable_scripts(rill_app_scripts *s) {
-    if (!s)
+    if (!s) {
         return;
+    }
     rill_app_remove_system(s->app, s->update);
     rill_app_remove_system(s->app, s->fixed);
     rill_scripts_destroy(s->scripts);

@@ -13,8 +13,9 @@ struct rill_app_terrain {
 
 rill_terrain_view rill_app_terrain_view(const rill_app *app) {
     rill_terrain_view v = {0};
-    if (!app)
+    if (!app) {
         return v;
+    }
     /* Picked now rather than read from StreamingState, so a flush outside the frame (boot, tools)
      * sees the camera the world has at that moment. */
     v.streaming = rill_streaming_active(app);
@@ -58,15 +59,17 @@ rill_terrain_system *rill_app_terrain_system(const rill_app_terrain *t) {
 }
 
 void rill_app_terrain_flush(rill_app_terrain *t) {
-    if (!t)
+    if (!t) {
         return;
+    }
     rill_terrain_view v = rill_app_terrain_view(t->app);
     rill_terrain_system_flush(t->sys, &v);
 }
 
 void rill_app_disable_terrain(rill_app_terrain *t) {
-    if (!t)
+    if (!t) {
         return;
+    }
     rill_stream_remove_terrain(rill_app_stream(t->app), t->sys);
     rill_terrain_system_destroy(t->sys);
     rill_free(t);

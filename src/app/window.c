@@ -32,8 +32,9 @@ static char glfw_error[256];
 static void on_glfw_error(int code, const char *msg) {
     (void)code;
     size_t n = strlen(msg);
-    if (n >= sizeof(glfw_error))
+    if (n >= sizeof(glfw_error)) {
         n = sizeof(glfw_error) - 1u;
+    }
     memcpy(glfw_error, msg, n);
     glfw_error[n] = 0;
 }
@@ -41,8 +42,9 @@ static void on_glfw_error(int code, const char *msg) {
 static void on_key(GLFWwindow *gw, int key, int scancode, int action, int mods) {
     (void)scancode, (void)mods;
     rill_window *w = glfwGetWindowUserPointer(gw);
-    if (!w || key < 0 || key >= RILL_KEY_COUNT)
+    if (!w || key < 0 || key >= RILL_KEY_COUNT) {
         return;
+    }
     if (action == GLFW_PRESS) {
         w->input.key_down[key] = true;
         w->key_edge[key] = true;
@@ -54,8 +56,9 @@ static void on_key(GLFWwindow *gw, int key, int scancode, int action, int mods) 
 static void on_mouse_button(GLFWwindow *gw, int button, int action, int mods) {
     (void)mods;
     rill_window *w = glfwGetWindowUserPointer(gw);
-    if (!w || button < 0 || button >= RILL_MOUSE_BUTTON_COUNT)
+    if (!w || button < 0 || button >= RILL_MOUSE_BUTTON_COUNT) {
         return;
+    }
     if (action == GLFW_PRESS) {
         w->input.mouse_down[button] = true;
         w->mouse_edge[button] = true;
@@ -67,8 +70,9 @@ static void on_mouse_button(GLFWwindow *gw, int button, int action, int mods) {
 static void on_scroll(GLFWwindow *gw, double dx, double dy) {
     (void)dx;
     rill_window *w = glfwGetWindowUserPointer(gw);
-    if (w)
+    if (w) {
         w->scroll_acc += dy;
+    }
 }
 
 bool rill_window_display_available(void) {
@@ -78,25 +82,32 @@ bool rill_window_display_available(void) {
 
 static rill_result window_create(const rill_window_desc *desc, rill_window **out, rill_error *err) {
     rill_window_desc d = desc ? *desc : (rill_window_desc){0};
-    if (!d.title)
+    if (!d.title) {
         d.title = "Rill";
-    if (!d.width)
+    }
+    if (!d.width) {
         d.width = 1280;
-    if (!d.height)
+    }
+    if (!d.height) {
         d.height = 720;
-    if (d.width > 16384 || d.height > 16384)
+    }
+    if (d.width > 16384 || d.height > 16384) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "window: size %ux%u is too large",
                               d.width, d.height);
-    if (window_open)
+    }
+    if (window_open) {
         return rill_error_set(err, RILL_ERR_BUSY, "window: a window is already open");
-    if (!rill_window_display_available())
+    }
+    if (!rill_window_display_available()) {
         return rill_error_set(err, RILL_ERR_NO_DEVICE,
                               "window: no display (neither DISPLAY nor WAYLAND_DISPLAY is set)");
+    }
     glfw_error[0] = 0;
     glfwSetErrorCallback(on_glfw_error);
-    if (!glfwInit())
+    if (!glfwInit()) {
         return rill_error_set(err, RILL_ERR_NO_DEVICE, "window: GLFW could not start: %s",
                               glfw_error[0] ? glfw_error : "unknown reason");
+    }
     rill_window *w = rill_calloc(1, sizeof(*w));
     if (!w) {
         glfwTerminate();
@@ -139,14 +150,16 @@ static rill_result window_create(const rill_window_desc *desc, rill_window **out
 rill_window *rill_window_create(const rill_window_desc *desc, rill_error *err) {
     rill_window *w = NULL;
     if (RILL_DESC_CHECK(desc, "rill_window_create", err) != RILL_OK ||
-        window_create(desc, &w, err) != RILL_OK)
+        window_create(desc, &w, err) != RILL_OK) {
         return NULL;
+    }
     return w;
 }
 
 void rill_window_destroy(rill_window *w) {
-    if (!w)
+    if (!w) {
         return;
+    }
     glfwDestroyWindow(w->glfw);
     glfwTerminate();
     window_open = false;
@@ -163,8 +176,9 @@ static void poll_gamepads(rill_window *w) {
     int slot = 0;
     for (int jid = GLFW_JOYSTICK_1; jid <= GLFW_JOYSTICK_LAST && slot < RILL_GAMEPAD_MAX; jid++) {
         GLFWgamepadstate st;
-        if (!glfwJoystickIsGamepad(jid) || !glfwGetGamepadState(jid, &st))
+        if (!glfwJoystickIsGamepad(jid) || !glfwGetGamepadState(jid, &st)) {
             continue;
+        }
         rill_gamepad *g = &w->input.gamepads[slot++];
         for (int b = 0; b < RILL_GAMEPAD_BUTTON_COUNT; b++) {
             bool down = st.buttons[b] == GLFW_PRESS;
@@ -173,19 +187,22 @@ static void poll_gamepads(rill_window *w) {
         }
         for (int a = 0; a < RILL_GAMEPAD_AXIS_COUNT; a++) {
             float v = st.axes[a];
-            if (a == GLFW_GAMEPAD_AXIS_LEFT_TRIGGER || a == GLFW_GAMEPAD_AXIS_RIGHT_TRIGGER)
+            if (a == GLFW_GAMEPAD_AXIS_LEFT_TRIGGER || a == GLFW_GAMEPAD_AXIS_RIGHT_TRIGGER) {
                 v = 0.5f * (v + 1.0f);
+            }
             g->axis[a] = isfinite(v) ? RILL_CLAMP(v, -1.0f, 1.0f) : 0.0f;
         }
         g->connected = true;
     }
-    for (; slot < RILL_GAMEPAD_MAX; slot++)
+    for (; slot < RILL_GAMEPAD_MAX; slot++) {
         memset(&w->input.gamepads[slot], 0, sizeof(rill_gamepad));
+    }
 }
 
 void rill_window_poll(rill_window *w) {
-    if (!w)
+    if (!w) {
         return;
+    }
     memset(w->key_edge, 0, sizeof(w->key_edge));
     memset(w->mouse_edge, 0, sizeof(w->mouse_edge));
     w->scroll_acc = 0.0;
@@ -212,27 +229,31 @@ bool rill_window_should_close(const rill_window *w) {
 }
 
 void rill_window_request_close(rill_window *w) {
-    if (w)
+    if (w) {
         glfwSetWindowShouldClose(w->glfw, GLFW_TRUE);
+    }
 }
 
 void rill_window_framebuffer_size(const rill_window *w, uint32_t *out_w, uint32_t *out_h) {
     int fw = 0, fh = 0;
-    if (w)
+    if (w) {
         glfwGetFramebufferSize(w->glfw, &fw, &fh);
+    }
     *out_w = fw > 0 ? (uint32_t)fw : 0u;
     *out_h = fh > 0 ? (uint32_t)fh : 0u;
 }
 
 void rill_window_size(const rill_window *w, uint32_t *out_w, uint32_t *out_h) {
     int ww = 0, wh = 0;
-    if (w)
+    if (w) {
         glfwGetWindowSize(w->glfw, &ww, &wh);
+    }
     *out_w = ww > 0 ? (uint32_t)ww : 0u;
     *out_h = wh > 0 ? (uint32_t)wh : 0u;
 }
 
 void rill_window_set_title(rill_window *w, const char *title) {
-    if (w && title)
+    if (w && title) {
         glfwSetWindowTitle(w->glfw, title);
+    }
 }

@@ -71,29 +71,34 @@ bool rill_num_parse_int(const char *s, size_t len, bool *out_neg, uint64_t *out_
         neg = s[i] == '-';
         i++;
     }
-    if (i >= len)
+    if (i >= len) {
         return false;
+    }
     uint64_t v = 0;
     bool over = false;
     if (len - i > 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
         for (i += 2; i < len; i++) {
             char c = s[i];
             int h = rill_hex_digit(c);
-            if (h < 0)
+            if (h < 0) {
                 return false;
+            }
             uint64_t d = (uint64_t)h;
-            if (v >> 60)
+            if (v >> 60) {
                 over = true;
+            }
             v = (v << 4) | d;
         }
     } else {
         for (; i < len; i++) {
             char c = s[i];
-            if (c < '0' || c > '9')
+            if (c < '0' || c > '9') {
                 return false;
+            }
             uint64_t d = (uint64_t)(c - '0');
-            if (v > (UINT64_MAX - d) / 10u)
+            if (v > (UINT64_MAX - d) / 10u) {
                 over = true;
+            }
             v = v * 10u + d;
         }
     }
@@ -113,24 +118,28 @@ static int scan_float(const char *s, size_t len, bool *neg, uint64_t *mant, int3
         *neg = s[i] == '-';
         i++;
     }
-    if (len - i == 3 && memcmp(s + i, "inf", 3) == 0)
+    if (len - i == 3 && memcmp(s + i, "inf", 3) == 0) {
         return 2;
-    if (len - i == 3 && memcmp(s + i, "nan", 3) == 0)
+    }
+    if (len - i == 3 && memcmp(s + i, "nan", 3) == 0) {
         return 3;
+    }
     uint64_t m = 0;
     int32_t digits = 0, e = 0;
     bool any = false, ok = true;
     for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
         any = true;
-        if (m == 0 && s[i] == '0')
+        if (m == 0 && s[i] == '0') {
             continue; /* leading zeros are not significant */
+        }
         if (digits < 19) {
             m = m * 10u + (uint64_t)(s[i] - '0');
             digits++;
         } else {
             e++;
-            if (s[i] != '0')
+            if (s[i] != '0') {
                 ok = false;
+            }
         }
     }
     if (i < len && s[i] == '.') {
@@ -149,8 +158,9 @@ static int scan_float(const char *s, size_t len, bool *neg, uint64_t *mant, int3
             }
         }
     }
-    if (!any)
+    if (!any) {
         return 0;
+    }
     if (i < len && (s[i] == 'e' || s[i] == 'E')) {
         i++;
         bool eneg = false;
@@ -158,17 +168,20 @@ static int scan_float(const char *s, size_t len, bool *neg, uint64_t *mant, int3
             eneg = s[i] == '-';
             i++;
         }
-        if (i >= len)
+        if (i >= len) {
             return 0;
+        }
         int32_t x = 0;
         for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-            if (x < 100000)
+            if (x < 100000) {
                 x = x * 10 + (s[i] - '0');
+            }
         }
         e += eneg ? -x : x;
     }
-    if (i != len)
+    if (i != len) {
         return 0;
+    }
     *mant = m;
     *exp10 = e;
     *exact = ok;
@@ -181,8 +194,9 @@ static bool slow_parse(const char *s, size_t len, bool is_f32, double *out) {
     char *p = buf;
     if (len >= sizeof buf) {
         heap = rill_malloc_tagged(len + 1u, RILL_MEM_GENERAL);
-        if (!heap)
+        if (!heap) {
             return false;
+        }
         p = heap;
     }
     memcpy(p, s, len);
@@ -253,40 +267,48 @@ static uint32_t layout(const char *e_form, char *dst, size_t cap) {
         s++;
     }
     while (*s && *s != 'e' && nd < sizeof digits - 1) {
-        if (*s != '.')
+        if (*s != '.') {
             digits[nd++] = *s;
+        }
         s++;
     }
-    while (nd > 1 && digits[nd - 1] == '0')
+    while (nd > 1 && digits[nd - 1] == '0') {
         nd--; /* "%.{p-1}e" may pad with zeros */
+    }
     int x = (*s == 'e') ? atoi(s + 1) : 0;
     char out[64];
     uint32_t n = 0;
-    if (neg)
+    if (neg) {
         out[n++] = '-';
+    }
     if (x < -5 || x > 15) {
         out[n++] = digits[0];
         if (nd > 1) {
             out[n++] = '.';
-            for (uint32_t i = 1; i < nd; i++)
+            for (uint32_t i = 1; i < nd; i++) {
                 out[n++] = digits[i];
+            }
         }
         n += (uint32_t)snprintf(out + n, sizeof out - n, "e%c%02d", x < 0 ? '-' : '+',
                                 x < 0 ? -x : x);
     } else if (x < 0) {
         out[n++] = '0';
         out[n++] = '.';
-        for (int i = 0; i < -x - 1; i++)
+        for (int i = 0; i < -x - 1; i++) {
             out[n++] = '0';
-        for (uint32_t i = 0; i < nd; i++)
+        }
+        for (uint32_t i = 0; i < nd; i++) {
             out[n++] = digits[i];
+        }
     } else {
-        for (int i = 0; i <= x; i++)
+        for (int i = 0; i <= x; i++) {
             out[n++] = (uint32_t)i < nd ? digits[i] : '0';
+        }
         if (nd > (uint32_t)x + 1u) {
             out[n++] = '.';
-            for (uint32_t i = (uint32_t)x + 1u; i < nd; i++)
+            for (uint32_t i = (uint32_t)x + 1u; i < nd; i++) {
                 out[n++] = digits[i];
+            }
         }
     }
     out[n] = '\0';
@@ -294,12 +316,15 @@ static uint32_t layout(const char *e_form, char *dst, size_t cap) {
 }
 
 uint32_t rill_num_format_f32(float v, char *dst, size_t cap) {
-    if (isnan(v))
+    if (isnan(v)) {
         return (uint32_t)snprintf(dst, cap, "nan");
-    if (isinf(v))
+    }
+    if (isinf(v)) {
         return (uint32_t)snprintf(dst, cap, v < 0 ? "-inf" : "inf");
-    if (v == 0.0f)
+    }
+    if (v == 0.0f) {
         return (uint32_t)snprintf(dst, cap, signbit(v) ? "-0" : "0");
+    }
     char e_form[48];
     for (int prec = 1; prec <= 9; prec++) {
         int n = snprintf(e_form, sizeof e_form, "%.*e", prec - 1, (double)v);
@@ -313,12 +338,15 @@ uint32_t rill_num_format_f32(float v, char *dst, size_t cap) {
 }
 
 uint32_t rill_num_format_f64(double v, char *dst, size_t cap) {
-    if (isnan(v))
+    if (isnan(v)) {
         return (uint32_t)snprintf(dst, cap, "nan");
-    if (isinf(v))
+    }
+    if (isinf(v)) {
         return (uint32_t)snprintf(dst, cap, v < 0 ? "-inf" : "inf");
-    if (v == 0.0)
+    }
+    if (v == 0.0) {
         return (uint32_t)snprintf(dst, cap, signbit(v) ? "-0" : "0");
+    }
     char e_form[48];
     for (int prec = 1; prec <= 17; prec++) {
         int n = snprintf(e_form, sizeof e_form, "%.*e", prec - 1, v);

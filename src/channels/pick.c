@@ -550,8 +550,9 @@ rill_event rill_channels_pick_event(rill_world *world) {
 
 bool rill_channels_send_pick(rill_world *world, const rill_pick_hit *hit, float x, float y) {
     rill_event ev = rill_channels_pick_event(world);
-    if (!ev.id)
+    if (!ev.id) {
         return false;
+    }
     rill_pick_event p = {.x = x, .y = y};
     if (hit) {
         p.entity = hit->entity;

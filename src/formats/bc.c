@@ -44,16 +44,18 @@ bool rill_tex_level_size(rill_tex_format format, uint32_t width, uint32_t height
                          uint64_t *out_size) {
     *out_size = 0;
     uint32_t unit = rill_tex_format_unit_bytes(format);
-    if (unit == 0 || width == 0 || height == 0)
+    if (unit == 0 || width == 0 || height == 0) {
         return false;
+    }
     uint64_t w = width, h = height;
     if (rill_tex_format_is_block(format)) {
         w = (w + 3) / 4;
         h = (h + 3) / 4;
     }
     /* w * h fits in 64 bits (both are below 2^32); the factor of up to 16 may not. */
-    if (w * h > UINT64_MAX / unit)
+    if (w * h > UINT64_MAX / unit) {
         return false;
+    }
     *out_size = w * h * unit;
     return true;
 }
@@ -94,8 +96,9 @@ static void bc1_decode_color(const uint8_t block[8], bool force4, uint8_t out_rg
     bc1_palette(c0, c1, force4, pal);
     for (int i = 0; i < 16; i++) {
         int k = (int)((bits >> (2 * i)) & 3u);
-        for (int c = 0; c < 4; c++)
+        for (int c = 0; c < 4; c++) {
             out_rgba[4 * i + c] = (uint8_t)pal[k][c];
+        }
     }
 }
 
@@ -136,11 +139,12 @@ static uint32_t bc1_eval(const int px[16][3], uint16_t c0, uint16_t c1, uint8_t 
 void rill_bc1_encode_block(const uint8_t rgba[64], uint8_t out_block[8]) {
     int px[16][3];
     float mean[3] = {0, 0, 0};
-    for (int i = 0; i < 16; i++)
+    for (int i = 0; i < 16; i++) {
         for (int c = 0; c < 3; c++) {
             px[i][c] = rgba[4 * i + c];
             mean[c] += (float)px[i][c] / 16.0f;
         }
+    }
     float cov[6] = {0, 0, 0, 0, 0, 0};
     for (int i = 0; i < 16; i++) {
         float d[3] = {(float)px[i][0] - mean[0], (float)px[i][1] - mean[1],
@@ -158,19 +162,23 @@ void rill_bc1_encode_block(const uint8_t rgba[64], uint8_t out_block[8]) {
                       cov[1] * axis[0] + cov[3] * axis[1] + cov[4] * axis[2],
                       cov[2] * axis[0] + cov[4] * axis[1] + cov[5] * axis[2]};
         float mx = fmaxf(fabsf(r[0]), fmaxf(fabsf(r[1]), fabsf(r[2])));
-        if (mx < 1e-9f)
+        if (mx < 1e-9f) {
             break;
-        for (int c = 0; c < 3; c++)
+        }
+        for (int c = 0; c < 3; c++) {
             axis[c] = r[c] / mx;
+        }
     }
     float len = sqrtf(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
-    for (int c = 0; c < 3; c++)
+    for (int c = 0; c < 3; c++) {
         axis[c] /= len;
+    }
     float tmin = 0, tmax = 0;
     for (int i = 0; i < 16; i++) {
         float t = 0;
-        for (int c = 0; c < 3; c++)
+        for (int c = 0; c < 3; c++) {
             t += ((float)px[i][c] - mean[c]) * axis[c];
+        }
         tmin = fminf(tmin, t);
         tmax = fmaxf(tmax, t);
     }
@@ -197,8 +205,9 @@ void rill_bc1_encode_block(const uint8_t rgba[64], uint8_t out_block[8]) {
             }
         }
         float det = a * cc - b * b;
-        if (fabsf(det) < 1e-6f)
+        if (fabsf(det) < 1e-6f) {
             break;
+        }
         for (int c = 0; c < 3; c++) {
             e0[c] = (cc * x0[c] - b * x1[c]) / det;
             e1[c] = (a * x1[c] - b * x0[c]) / det;
@@ -206,8 +215,9 @@ void rill_bc1_encode_block(const uint8_t rgba[64], uint8_t out_block[8]) {
         uint16_t c0 = pack565(e0), c1 = pack565(e1);
         uint8_t idx[16];
         uint32_t err = bc1_eval(px, c0, c1, idx);
-        if (err >= best_err)
+        if (err >= best_err) {
             break;
+        }
         best_err = err;
         best0 = c0;
         best1 = c1;
@@ -219,19 +229,23 @@ void rill_bc1_encode_block(const uint8_t rgba[64], uint8_t out_block[8]) {
         best0 = best1;
         best1 = t;
         static const uint8_t swap[4] = {1, 0, 3, 2};
-        for (int i = 0; i < 16; i++)
+        for (int i = 0; i < 16; i++) {
             best_idx[i] = swap[best_idx[i]];
+        }
     }
     uint32_t bits = 0;
-    if (best0 != best1)
-        for (int i = 0; i < 16; i++)
+    if (best0 != best1) {
+        for (int i = 0; i < 16; i++) {
             bits |= (uint32_t)best_idx[i] << (2 * i);
+        }
+    }
     out_block[0] = (uint8_t)best0;
     out_block[1] = (uint8_t)(best0 >> 8);
     out_block[2] = (uint8_t)best1;
     out_block[3] = (uint8_t)(best1 >> 8);
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
         out_block[4 + i] = (uint8_t)(bits >> (8 * i));
+    }
 }
 
 /* >>bc4 --------------------------------------------------------------------------------------- */
@@ -240,11 +254,13 @@ static void bc4_palette(int r0, int r1, int pal[8]) {
     pal[0] = r0;
     pal[1] = r1;
     if (r0 > r1) {
-        for (int i = 2; i < 8; i++)
+        for (int i = 2; i < 8; i++) {
             pal[i] = ((8 - i) * r0 + (i - 1) * r1 + 3) / 7;
+        }
     } else {
-        for (int i = 2; i < 6; i++)
+        for (int i = 2; i < 6; i++) {
             pal[i] = ((6 - i) * r0 + (i - 1) * r1 + 2) / 5;
+        }
         pal[6] = 0;
         pal[7] = 255;
     }
@@ -254,10 +270,12 @@ void rill_bc4_decode_block(const uint8_t block[8], uint8_t out_values[16]) {
     int pal[8];
     bc4_palette(block[0], block[1], pal);
     uint64_t bits = 0;
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < 6; i++) {
         bits |= (uint64_t)block[2 + i] << (8 * i);
-    for (int i = 0; i < 16; i++)
+    }
+    for (int i = 0; i < 16; i++) {
         out_values[i] = (uint8_t)pal[(bits >> (3 * i)) & 7u];
+    }
 }
 
 static uint32_t bc4_eval(const uint8_t v[16], int r0, int r1, uint8_t idx[16]) {
@@ -299,8 +317,9 @@ void rill_bc4_encode_block(const uint8_t values[16], uint8_t out_block[8]) {
         int span = RILL_CLAMP((mx - mn) / 14, 1, 3);
         for (int r0 = mx - 2 * span; r0 <= mx + 1 && best; r0++) {
             for (int r1 = mn - 1; r1 <= mn + 2 * span && best; r1++) {
-                if (r0 > 255 || r1 < 0 || r0 <= r1)
+                if (r0 > 255 || r1 < 0 || r0 <= r1) {
                     continue;
+                }
                 uint8_t idx[16];
                 uint32_t e = bc4_eval(values, r0, r1, idx);
                 if (e < best) {
@@ -326,10 +345,12 @@ void rill_bc4_encode_block(const uint8_t values[16], uint8_t out_block[8]) {
     out_block[0] = (uint8_t)b0;
     out_block[1] = (uint8_t)b1;
     uint64_t bits = 0;
-    for (int i = 0; i < 16; i++)
+    for (int i = 0; i < 16; i++) {
         bits |= (uint64_t)best_idx[i] << (3 * i);
-    for (int i = 0; i < 6; i++)
+    }
+    for (int i = 0; i < 6; i++) {
         out_block[2 + i] = (uint8_t)(bits >> (8 * i));
+    }
 }
 
 /* >>bc5, bc3 ---------------------------------------------------------------------------------- */
@@ -360,8 +381,9 @@ void rill_bc3_decode_block(const uint8_t block[16], uint8_t out_rgba[64]) {
     uint8_t a[16];
     rill_bc4_decode_block(block, a);
     bc1_decode_color(block + 8, true, out_rgba);
-    for (int i = 0; i < 16; i++)
+    for (int i = 0; i < 16; i++) {
         out_rgba[4 * i + 3] = a[i];
+    }
 }
 
 /* >>images ------------------------------------------------------------------------------------ */
@@ -369,19 +391,23 @@ void rill_bc3_decode_block(const uint8_t block[16], uint8_t out_rgba[64]) {
 rill_result rill_bc_encode_image(rill_tex_format format, const uint8_t *rgba, uint32_t width,
                                  uint32_t height, size_t stride, const rill_bc7_params *bc7,
                                  uint8_t *dst, size_t dst_size, rill_error *err) {
-    if (!rgba || !dst || width == 0 || height == 0)
+    if (!rgba || !dst || width == 0 || height == 0) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "bc encode: empty image or NULL");
+    }
     if (format != RILL_TEX_FORMAT_BC1 && format != RILL_TEX_FORMAT_BC4 &&
-        format != RILL_TEX_FORMAT_BC5 && format != RILL_TEX_FORMAT_BC7)
+        format != RILL_TEX_FORMAT_BC5 && format != RILL_TEX_FORMAT_BC7) {
         return rill_error_set(err, RILL_ERR_UNSUPPORTED, "bc encode: cannot encode format %s",
                               rill_tex_format_name(format));
+    }
     uint64_t need = 0;
-    if (!rill_tex_level_size(format, width, height, &need) || need > dst_size)
+    if (!rill_tex_level_size(format, width, height, &need) || need > dst_size) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "bc encode: destination holds %zu bytes, %llu needed", dst_size,
                               (unsigned long long)need);
-    if (stride == 0)
+    }
+    if (stride == 0) {
         stride = (size_t)width * 4;
+    }
     uint32_t unit = rill_tex_format_unit_bytes(format);
     uint32_t bw = (width + 3) / 4, bh = (height + 3) / 4;
     uint8_t *out = dst;
@@ -402,8 +428,9 @@ rill_result rill_bc_encode_image(rill_tex_format format, const uint8_t *rgba, ui
                 break;
             case RILL_TEX_FORMAT_BC4: {
                 uint8_t v[16];
-                for (int i = 0; i < 16; i++)
+                for (int i = 0; i < 16; i++) {
                     v[i] = blk[4 * i];
+                }
                 rill_bc4_encode_block(v, out);
                 break;
             }
@@ -423,15 +450,18 @@ rill_result rill_bc_encode_image(rill_tex_format format, const uint8_t *rgba, ui
 rill_result rill_bc_decode_image(rill_tex_format format, const uint8_t *src, size_t src_size,
                                  uint32_t width, uint32_t height, uint8_t *dst, size_t dst_size,
                                  rill_error *err) {
-    if (!src || !dst || width == 0 || height == 0 || !rill_tex_format_is_block(format))
+    if (!src || !dst || width == 0 || height == 0 || !rill_tex_format_is_block(format)) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "bc decode: bad arguments");
+    }
     uint64_t need = 0;
     rill_tex_level_size(format, width, height, &need);
-    if (need > src_size)
+    if (need > src_size) {
         return rill_error_set(err, RILL_ERR_TRUNCATED, "bc decode: %zu bytes given, %llu needed",
                               src_size, (unsigned long long)need);
-    if ((uint64_t)width * height * 4 > dst_size)
+    }
+    if ((uint64_t)width * height * 4 > dst_size) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "bc decode: destination too small");
+    }
     uint32_t unit = rill_tex_format_unit_bytes(format);
     uint32_t bw = (width + 3) / 4, bh = (height + 3) / 4;
     const uint8_t *in = src;
@@ -461,10 +491,12 @@ rill_result rill_bc_decode_image(rill_tex_format format, const uint8_t *src, siz
                 rill_bc7_decode_block(in, blk);
                 break;
             }
-            for (uint32_t y = 0; y < 4 && by * 4 + y < height; y++)
-                for (uint32_t x = 0; x < 4 && bx * 4 + x < width; x++)
+            for (uint32_t y = 0; y < 4 && by * 4 + y < height; y++) {
+                for (uint32_t x = 0; x < 4 && bx * 4 + x < width; x++) {
                     memcpy(dst + (((size_t)(by * 4 + y) * width) + bx * 4 + x) * 4,
                            blk + (y * 4 + x) * 4, 4);
+                }
+            }
             in += unit;
         }
     }

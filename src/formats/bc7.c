@@ -28,12 +28,14 @@ typedef struct bc7_bits {
 static uint32_t bits_get(bc7_bits *b, uint32_t n) {
     uint32_t p = b->pos;
     b->pos += n;
-    if (n == 0 || p >= 128)
+    if (n == 0 || p >= 128) {
         return 0;
+    }
     uint32_t word = p >> 6, sh = p & 63;
     uint64_t v = b->w[word] >> sh;
-    if (sh + n > 64 && word == 0)
+    if (sh + n > 64 && word == 0) {
         v |= b->w[1] << (64 - sh);
+    }
     return (uint32_t)(v & ((1ull << n) - 1u));
 }
 
@@ -41,13 +43,15 @@ static uint32_t bits_get(bc7_bits *b, uint32_t n) {
 static void bits_put(bc7_bits *b, uint32_t v, uint32_t n) {
     uint32_t p = b->pos;
     b->pos += n;
-    if (n == 0 || p >= 128)
+    if (n == 0 || p >= 128) {
         return;
+    }
     uint64_t x = (uint64_t)v & ((1ull << n) - 1u);
     uint32_t word = p >> 6, sh = p & 63;
     b->w[word] |= x << sh;
-    if (sh + n > 64 && word == 0)
+    if (sh + n > 64 && word == 0) {
         b->w[1] |= x >> (64 - sh);
+    }
 }
 
 /* Expands an n-bit endpoint value (5 <= n <= 8) to 8 bits by replicating its high bits. */
@@ -56,10 +60,12 @@ static inline int expand_bits(int v, int n) {
 }
 
 static inline int bc7_subset_of(int subsets, int part, int pixel) {
-    if (subsets == 2)
+    if (subsets == 2) {
         return (RILL__BC7_PART2[part] >> pixel) & 1;
-    if (subsets == 3)
+    }
+    if (subsets == 3) {
         return (int)((RILL__BC7_PART3[part] >> (2 * pixel)) & 3u);
+    }
     return 0;
 }
 
@@ -73,12 +79,15 @@ static inline void bc7_subset_members(int subsets, int part, uint8_t mem[3][16],
 }
 
 static inline int bc7_is_anchor(int subsets, int part, int pixel) {
-    if (pixel == 0)
+    if (pixel == 0) {
         return 1;
-    if (subsets == 2)
+    }
+    if (subsets == 2) {
         return pixel == RILL__BC7_ANCHOR2[part];
-    if (subsets == 3)
+    }
+    if (subsets == 3) {
         return pixel == RILL__BC7_ANCHOR3A[part] || pixel == RILL__BC7_ANCHOR3B[part];
+    }
     return 0;
 }
 
@@ -91,8 +100,9 @@ void rill_bc7_decode_block(const uint8_t block[16], uint8_t out_rgba[64]) {
         b.w[1] |= (uint64_t)block[8 + i] << (8 * i);
     }
     int mode = 0;
-    while (mode < 8 && !((block[0] >> mode) & 1))
+    while (mode < 8 && !((block[0] >> mode) & 1)) {
         mode++;
+    }
     if (mode == 8) {
         memset(out_rgba, 0, 64);
         return;
@@ -104,36 +114,46 @@ void rill_bc7_decode_block(const uint8_t block[16], uint8_t out_rgba[64]) {
     int isel = (int)bits_get(&b, m->isel_bits);
     int nep = m->subsets * 2;
     int ep[6][4];
-    for (int c = 0; c < 3; c++)
-        for (int e = 0; e < nep; e++)
+    for (int c = 0; c < 3; c++) {
+        for (int e = 0; e < nep; e++) {
             ep[e][c] = (int)bits_get(&b, m->cbits);
-    for (int e = 0; e < nep; e++)
+        }
+    }
+    for (int e = 0; e < nep; e++) {
         ep[e][3] = m->abits ? (int)bits_get(&b, m->abits) : 255;
+    }
     int cb = m->cbits, ab = m->abits;
     if (m->ep_pbit || m->sh_pbit) {
         int pb[6];
         if (m->ep_pbit) {
-            for (int e = 0; e < nep; e++)
+            for (int e = 0; e < nep; e++) {
                 pb[e] = (int)bits_get(&b, 1);
+            }
         } else {
-            for (int s = 0; s < m->subsets; s++)
+            for (int s = 0; s < m->subsets; s++) {
                 pb[2 * s] = pb[2 * s + 1] = (int)bits_get(&b, 1);
+            }
         }
         for (int e = 0; e < nep; e++) {
-            for (int c = 0; c < 3; c++)
+            for (int c = 0; c < 3; c++) {
                 ep[e][c] = (ep[e][c] << 1) | pb[e];
-            if (ab)
+            }
+            if (ab) {
                 ep[e][3] = (ep[e][3] << 1) | pb[e];
+            }
         }
         cb++;
-        if (ab)
+        if (ab) {
             ab++;
+        }
     }
     for (int e = 0; e < nep; e++) {
-        for (int c = 0; c < 3; c++)
+        for (int c = 0; c < 3; c++) {
             ep[e][c] = expand_bits(ep[e][c], cb);
-        if (ab)
+        }
+        if (ab) {
             ep[e][3] = expand_bits(ep[e][3], ab);
+        }
     }
     const uint8_t *wc = RILL__BC7_WEIGHTS[m->ibits - 2];
     const uint8_t *wa = m->ibits2 ? RILL__BC7_WEIGHTS[m->ibits2 - 2] : wc;
@@ -161,16 +181,18 @@ void rill_bc7_decode_block(const uint8_t block[16], uint8_t out_rgba[64]) {
             wcol = walp = wc[i0];
         }
         int px[4];
-        for (int c = 0; c < 3; c++)
+        for (int c = 0; c < 3; c++) {
             px[c] = ((64 - wcol) * ep[2 * s][c] + wcol * ep[2 * s + 1][c] + 32) >> 6;
+        }
         px[3] = ((64 - walp) * ep[2 * s][3] + walp * ep[2 * s + 1][3] + 32) >> 6;
         if (rot) {
             int t = px[3];
             px[3] = px[rot - 1];
             px[rot - 1] = t;
         }
-        for (int c = 0; c < 4; c++)
+        for (int c = 0; c < 4; c++) {
             out_rgba[4 * i + c] = (uint8_t)px[c];
+        }
     }
 }
 
@@ -219,9 +241,11 @@ BC7_INLINE uint32_t eval_sub(const int px[16][4], const uint8_t *mem, int n, con
         d[c] = e1[c] - e0[c];
         dd += d[c] * d[c];
     }
-    for (int k = 0; k < levels; k++)
-        for (int c = ch0; c < ch0 + nch; c++)
+    for (int k = 0; k < levels; k++) {
+        for (int c = ch0; c < ch0 + nch; c++) {
             pal[k][c] = ((64 - w[k]) * e0[c] + w[k] * e1[c] + 32) >> 6;
+        }
+    }
     float scale = dd > 0 ? (float)(levels - 1) / (float)dd : 0.0f;
     uint32_t err = 0;
     for (int j = 0; j < n; j++) {
@@ -231,8 +255,9 @@ BC7_INLINE uint32_t eval_sub(const int px[16][4], const uint8_t *mem, int n, con
         int k = 0, k2 = 0;
         if (dd > 0) {
             int t = 0;
-            for (int c = ch0; c < ch0 + nch; c++)
+            for (int c = ch0; c < ch0 + nch; c++) {
                 t += (p[c] - e0[c]) * d[c];
+            }
             float f = (float)t * scale;
             f = RILL_CLAMP(f, 0.0f, (float)(levels - 1));
             k = (int)(f + 0.5f);
@@ -252,8 +277,9 @@ BC7_INLINE uint32_t eval_sub(const int px[16][4], const uint8_t *mem, int n, con
         }
         idx[mem[j]] = (uint8_t)bk;
         err += best;
-        if (err >= limit)
+        if (err >= limit) {
             return err;
+        }
     }
     return err;
 }
@@ -270,7 +296,7 @@ static float g_member2[64][2][16];
 static float g_member3[64][2][16];
 
 static void quant_tables_build(void) {
-    for (int part = 0; part < 64; part++)
+    for (int part = 0; part < 64; part++) {
         for (int i = 0; i < 16; i++) {
             g_member2[part][0][i] = (float)((RILL__BC7_PART2[part] >> i) & 1u);
             g_member2[part][1][i] = 0.0f;
@@ -278,11 +304,13 @@ static void quant_tables_build(void) {
             g_member3[part][0][i] = sub3 == 1 ? 1.0f : 0.0f;
             g_member3[part][1][i] = sub3 == 2 ? 1.0f : 0.0f;
         }
+    }
     for (int bits = 4; bits <= 8; bits++) {
         for (int p = -1; p <= 1; p++) {
             int n = p < 0 ? bits : bits + 1;
-            if (n > 8)
+            if (n > 8) {
                 continue;
+            }
             int maxq = (1 << bits) - 1;
             for (int v = 0; v < 256; v++) {
                 int bq = 0, bd = 0, be = 1 << 30;
@@ -326,7 +354,7 @@ BC7_INLINE void try_endpoints(const int px[16][4], const uint8_t *mem, int n, co
     } else if (f->pmode != PM_NONE && !f->all_pbits) {
         /* Fast path: pick each endpoint's p-bit by its own quantization error, one evaluation. */
         int perr[2][2] = {{0, 0}, {0, 0}};
-        for (int p = 0; p < 2; p++)
+        for (int p = 0; p < 2; p++) {
             for (int c = f->ch0; c < f->ch0 + f->nch; c++) {
                 int d0, d1;
                 quant_channel(E0[c], f->bits, p, &d0);
@@ -334,6 +362,7 @@ BC7_INLINE void try_endpoints(const int px[16][4], const uint8_t *mem, int n, co
                 perr[0][p] += (int)fabsf((float)d0 - E0[c]) * (int)fabsf((float)d0 - E0[c]);
                 perr[1][p] += (int)fabsf((float)d1 - E1[c]) * (int)fabsf((float)d1 - E1[c]);
             }
+        }
         if (f->pmode == PM_SHARED) {
             int p = perr[0][0] + perr[1][0] <= perr[0][1] + perr[1][1] ? 0 : 1;
             pick[0][0] = pick[0][1] = p;
@@ -364,8 +393,9 @@ BC7_INLINE void try_endpoints(const int px[16][4], const uint8_t *mem, int n, co
             memcpy(best->q[1], q1, 4);
             best->p[0] = (uint8_t)(combos[ci][0] < 0 ? 0 : combos[ci][0]);
             best->p[1] = (uint8_t)(combos[ci][1] < 0 ? 0 : combos[ci][1]);
-            for (int j = 0; j < n; j++)
+            for (int j = 0; j < n; j++) {
                 best->idx[mem[j]] = idx[mem[j]];
+            }
         }
     }
 }
@@ -389,8 +419,9 @@ BC7_INLINE bool ls_endpoints(const int px[16][4], const uint8_t *mem, int n, con
         }
     }
     float det = a * c2 - b * b;
-    if (fabsf(det) < 1e-6f)
+    if (fabsf(det) < 1e-6f) {
         return false;
+    }
     float inv = 1.0f / det;
     for (int c = f->ch0; c < f->ch0 + f->nch; c++) {
         float v0 = (c2 * x0[c] - b * x1[c]) * inv;
@@ -405,48 +436,63 @@ BC7_INLINE bool ls_endpoints(const int px[16][4], const uint8_t *mem, int n, con
  * Returns the Rayleigh quotient (the largest eigenvalue estimate); axis is unit length. */
 BC7_INLINE float principal_axis(float s[4][4], int nch, int iters, float axis[4]) {
     int big = 0;
-    for (int c = 1; c < nch; c++)
-        if (s[c][c] > s[big][big])
+    for (int c = 1; c < nch; c++) {
+        if (s[c][c] > s[big][big]) {
             big = c;
+        }
+    }
     float v[4] = {0, 0, 0, 0};
-    for (int c = 0; c < nch; c++)
+    for (int c = 0; c < nch; c++) {
         v[c] = s[big][c];
+    }
     float len = 0;
-    for (int c = 0; c < nch; c++)
+    for (int c = 0; c < nch; c++) {
         len += v[c] * v[c];
+    }
     if (len < 1e-12f) {
-        for (int c = 0; c < nch; c++)
+        for (int c = 0; c < nch; c++) {
             axis[c] = 1.0f / sqrtf((float)nch);
-        for (int c = nch; c < 4; c++)
+        }
+        for (int c = nch; c < 4; c++) {
             axis[c] = 0;
+        }
         return 0.0f;
     }
     for (int it = 0; it < iters; it++) {
         float r[4] = {0, 0, 0, 0};
         float mx = 0;
         for (int i = 0; i < nch; i++) {
-            for (int k = 0; k < nch; k++)
+            for (int k = 0; k < nch; k++) {
                 r[i] += s[i][k] * v[k];
-            if (fabsf(r[i]) > mx)
+            }
+            if (fabsf(r[i]) > mx) {
                 mx = fabsf(r[i]);
+            }
         }
-        if (mx < 1e-12f)
+        if (mx < 1e-12f) {
             break;
-        for (int i = 0; i < nch; i++)
+        }
+        for (int i = 0; i < nch; i++) {
             v[i] = r[i] / mx;
+        }
     }
     len = 0;
-    for (int c = 0; c < nch; c++)
+    for (int c = 0; c < nch; c++) {
         len += v[c] * v[c];
+    }
     len = sqrtf(len);
     float lam = 0;
-    for (int c = 0; c < nch; c++)
+    for (int c = 0; c < nch; c++) {
         axis[c] = v[c] / len;
-    for (int c = nch; c < 4; c++)
+    }
+    for (int c = nch; c < 4; c++) {
         axis[c] = 0;
-    for (int i = 0; i < nch; i++)
-        for (int k = 0; k < nch; k++)
+    }
+    for (int i = 0; i < nch; i++) {
+        for (int k = 0; k < nch; k++) {
             lam += axis[i] * s[i][k] * axis[k];
+        }
+    }
     return lam;
 }
 
@@ -454,38 +500,50 @@ BC7_INLINE float principal_axis(float s[4][4], int nch, int iters, float axis[4]
 BC7_INLINE void fit_subset_n(const int px[16][4], const uint8_t *mem, int n, const bc7_fit *f,
                              bc7_sub *out) {
     memset(out, 0, sizeof(*out));
-    if (n == 0)
+    if (n == 0) {
         return;
+    }
     out->err = UINT32_MAX;
     float mean[4] = {0, 0, 0, 0};
-    for (int j = 0; j < n; j++)
-        for (int c = 0; c < f->nch; c++)
+    for (int j = 0; j < n; j++) {
+        for (int c = 0; c < f->nch; c++) {
             mean[c] += (float)px[mem[j]][f->ch0 + c];
-    for (int c = 0; c < f->nch; c++)
+        }
+    }
+    for (int c = 0; c < f->nch; c++) {
         mean[c] /= (float)n;
+    }
     float s[4][4] = {{0}};
     for (int j = 0; j < n; j++) {
         float d[4];
-        for (int c = 0; c < f->nch; c++)
+        for (int c = 0; c < f->nch; c++) {
             d[c] = (float)px[mem[j]][f->ch0 + c] - mean[c];
-        for (int i = 0; i < f->nch; i++)
-            for (int k = i; k < f->nch; k++)
+        }
+        for (int i = 0; i < f->nch; i++) {
+            for (int k = i; k < f->nch; k++) {
                 s[i][k] += d[i] * d[k];
+            }
+        }
     }
-    for (int i = 0; i < f->nch; i++)
-        for (int k = 0; k < i; k++)
+    for (int i = 0; i < f->nch; i++) {
+        for (int k = 0; k < i; k++) {
             s[i][k] = s[k][i];
+        }
+    }
     float axis[4];
     principal_axis(s, f->nch, 6, axis);
     float tmin = 0, tmax = 0;
     for (int j = 0; j < n; j++) {
         float t = 0;
-        for (int c = 0; c < f->nch; c++)
+        for (int c = 0; c < f->nch; c++) {
             t += ((float)px[mem[j]][f->ch0 + c] - mean[c]) * axis[c];
-        if (t < tmin)
+        }
+        if (t < tmin) {
             tmin = t;
-        if (t > tmax)
+        }
+        if (t > tmax) {
             tmax = t;
+        }
     }
     float E0[4] = {0, 0, 0, 0}, E1[4] = {0, 0, 0, 0};
     for (int c = 0; c < f->nch; c++) {
@@ -496,11 +554,13 @@ BC7_INLINE void fit_subset_n(const int px[16][4], const uint8_t *mem, int n, con
     try_endpoints(px, mem, n, f, E0, E1, out);
     for (int it = 0; it < f->iters && out->err > 0; it++) {
         uint32_t prev = out->err;
-        if (!ls_endpoints(px, mem, n, out->idx, f, E0, E1))
+        if (!ls_endpoints(px, mem, n, out->idx, f, E0, E1)) {
             break;
+        }
         try_endpoints(px, mem, n, f, E0, E1, out);
-        if (out->err >= prev)
+        if (out->err >= prev) {
             break;
+        }
     }
     if (out->err > 0 && tmax - tmin < 1.0f) {
         /* A flat subset: endpoints that straddle the colour let the interpolated entries hit
@@ -510,8 +570,9 @@ BC7_INLINE void fit_subset_n(const int px[16][4], const uint8_t *mem, int n, con
             E1[c] = RILL_CLAMP(mean[c - f->ch0] + 3.0f, 0.0f, 255.0f);
         }
         try_endpoints(px, mem, n, f, E0, E1, out);
-        if (ls_endpoints(px, mem, n, out->idx, f, E0, E1))
+        if (ls_endpoints(px, mem, n, out->idx, f, E0, E1)) {
             try_endpoints(px, mem, n, f, E0, E1, out);
+        }
     }
 }
 
@@ -556,10 +617,12 @@ static void pack_cand(const bc7_cand *cin, uint8_t out[16]) {
      * where they do not. */
     for (int s = 0; s < ns; s++) {
         int anchor = 0;
-        if (s == 1)
+        if (s == 1) {
             anchor = ns == 2 ? RILL__BC7_ANCHOR2[c.part] : RILL__BC7_ANCHOR3A[c.part];
-        if (s == 2)
+        }
+        if (s == 2) {
             anchor = RILL__BC7_ANCHOR3B[c.part];
+        }
         if (c.idx[anchor] > (i1max >> 1)) {
             int ch_end = m->ibits2 ? 3 : 4;
             /* With two index sets the first set drives colour when isel = 0, alpha when 1. */
@@ -576,9 +639,11 @@ static void pack_cand(const bc7_cand *cin, uint8_t out[16]) {
             uint8_t tp = c.p[s][0];
             c.p[s][0] = c.p[s][1];
             c.p[s][1] = tp;
-            for (int i = 0; i < 16; i++)
-                if (bc7_subset_of(ns, c.part, i) == s)
+            for (int i = 0; i < 16; i++) {
+                if (bc7_subset_of(ns, c.part, i) == s) {
                     c.idx[i] = (uint8_t)(i1max - c.idx[i]);
+                }
+            }
         }
     }
     if (m->ibits2) {
@@ -590,8 +655,9 @@ static void pack_cand(const bc7_cand *cin, uint8_t out[16]) {
                 c.q[0][0][ch] = c.q[0][1][ch];
                 c.q[0][1][ch] = t;
             }
-            for (int i = 0; i < 16; i++)
+            for (int i = 0; i < 16; i++) {
                 c.idx2[i] = (uint8_t)(i2max - c.idx2[i]);
+            }
         }
     }
     bc7_bits b = {{0, 0}, 0};
@@ -599,26 +665,40 @@ static void pack_cand(const bc7_cand *cin, uint8_t out[16]) {
     bits_put(&b, (uint32_t)c.part, m->part_bits);
     bits_put(&b, (uint32_t)c.rot, m->rot_bits);
     bits_put(&b, (uint32_t)c.isel, m->isel_bits);
-    for (int ch = 0; ch < 3; ch++)
-        for (int s = 0; s < ns; s++)
-            for (int e = 0; e < 2; e++)
+    for (int ch = 0; ch < 3; ch++) {
+        for (int s = 0; s < ns; s++) {
+            for (int e = 0; e < 2; e++) {
                 bits_put(&b, c.q[s][e][ch], m->cbits);
-    if (m->abits)
-        for (int s = 0; s < ns; s++)
-            for (int e = 0; e < 2; e++)
+            }
+        }
+    }
+    if (m->abits) {
+        for (int s = 0; s < ns; s++) {
+            for (int e = 0; e < 2; e++) {
                 bits_put(&b, c.q[s][e][3], m->abits);
-    if (m->ep_pbit)
-        for (int s = 0; s < ns; s++)
-            for (int e = 0; e < 2; e++)
+            }
+        }
+    }
+    if (m->ep_pbit) {
+        for (int s = 0; s < ns; s++) {
+            for (int e = 0; e < 2; e++) {
                 bits_put(&b, c.p[s][e], 1);
-    if (m->sh_pbit)
-        for (int s = 0; s < ns; s++)
+            }
+        }
+    }
+    if (m->sh_pbit) {
+        for (int s = 0; s < ns; s++) {
             bits_put(&b, c.p[s][0], 1);
-    for (int i = 0; i < 16; i++)
+        }
+    }
+    for (int i = 0; i < 16; i++) {
         bits_put(&b, c.idx[i], (uint32_t)(m->ibits - (bc7_is_anchor(ns, c.part, i) ? 1 : 0)));
-    if (m->ibits2)
-        for (int i = 0; i < 16; i++)
+    }
+    if (m->ibits2) {
+        for (int i = 0; i < 16; i++) {
             bits_put(&b, c.idx2[i], (uint32_t)(m->ibits2 - (i == 0)));
+        }
+    }
     RILL_ASSERT(b.pos == 128);
     for (int i = 0; i < 8; i++) {
         out[i] = (uint8_t)(b.w[0] >> (8 * i));
@@ -655,16 +735,19 @@ static void encode_partitioned(const int px[16][4], int mode, int part, int iter
         bc7_sub sub;
         fit_subset(px, mem[s], cnt[s], &f, &sub);
         c.err += sub.err;
-        if (c.err >= best->err)
+        if (c.err >= best->err) {
             return;
+        }
         memcpy(c.q[s], sub.q, sizeof(sub.q));
         c.p[s][0] = sub.p[0];
         c.p[s][1] = sub.p[1];
-        for (int j = 0; j < cnt[s]; j++)
+        for (int j = 0; j < cnt[s]; j++) {
             c.idx[mem[s][j]] = sub.idx[mem[s][j]];
+        }
     }
-    if (c.err < best->err)
+    if (c.err < best->err) {
         *best = c;
+    }
 }
 
 /* Modes 4 and 5: colour and alpha fitted separately (after an optional rotation that swaps a
@@ -688,11 +771,13 @@ static void encode_split(const int src[16][4], int mode, int rot, int isel, int 
     bc7_fit fa = {3, 1, m->abits, PM_NONE, ib_alp, iters, 0, -1};
     bc7_sub sc, sa;
     fit_subset(px, all, 16, &fc, &sc);
-    if (sc.err >= best->err)
+    if (sc.err >= best->err) {
         return;
+    }
     fit_subset(px, all, 16, &fa, &sa);
-    if (sc.err + sa.err >= best->err)
+    if (sc.err + sa.err >= best->err) {
         return;
+    }
     bc7_cand c;
     memset(&c, 0, sizeof(c));
     c.mode = mode;
@@ -700,8 +785,9 @@ static void encode_split(const int src[16][4], int mode, int rot, int isel, int 
     c.isel = isel;
     c.err = sc.err + sa.err;
     for (int e = 0; e < 2; e++) {
-        for (int ch = 0; ch < 3; ch++)
+        for (int ch = 0; ch < 3; ch++) {
             c.q[0][e][ch] = sc.q[e][ch];
+        }
         c.q[0][e][3] = sa.q[e][3];
     }
     /* The first index set (ibits wide) is colour when isel = 0, alpha when isel = 1. */
@@ -719,8 +805,9 @@ typedef struct bc7_rank {
 } bc7_rank;
 
 static void rank_add(bc7_rank *r, int part, float est) {
-    if (r->n == r->cap && est >= r->est[r->n - 1])
+    if (r->n == r->cap && est >= r->est[r->n - 1]) {
         return;
+    }
     int i = r->n < r->cap ? r->n++ : r->n - 1;
     while (i > 0 && r->est[i - 1] > est) {
         r->est[i] = r->est[i - 1];
@@ -748,43 +835,51 @@ BC7_INLINE float residual(const float s[4], const float m[10], int n, int nch) {
     static const int pk4[4][4] = {{0, 1, 2, 3}, {1, 4, 5, 6}, {2, 5, 7, 8}, {3, 6, 8, 9}};
     static const int pk3[4][4] = {{0, 1, 2, 0}, {1, 3, 4, 0}, {2, 4, 5, 0}, {0, 0, 0, 0}};
     const int(*pk)[4] = nch == 4 ? pk4 : pk3;
-    if (n <= 1)
+    if (n <= 1) {
         return 0.0f;
+    }
     float inv = 1.0f / (float)n;
     float sc[4][4];
     float tr = 0;
     int big = 0;
     for (int i = 0; i < nch; i++) {
-        for (int k = 0; k < nch; k++)
+        for (int k = 0; k < nch; k++) {
             sc[i][k] = m[pk[i][k]] - s[i] * s[k] * inv;
+        }
         tr += sc[i][i];
-        if (sc[i][i] > sc[big][big])
+        if (sc[i][i] > sc[big][big]) {
             big = i;
+        }
     }
-    if (tr <= 0.0f)
+    if (tr <= 0.0f) {
         return 0.0f;
+    }
     /* Two power iterations from the row of the largest diagonal, then the Rayleigh quotient:
      * it underestimates the largest eigenvalue slightly, which only ranks a bit pessimistically. */
     float v[4];
-    for (int i = 0; i < nch; i++)
+    for (int i = 0; i < nch; i++) {
         v[i] = sc[big][i];
+    }
     /* No normalization between steps: entries are below 2^21, so two products stay far inside
      * float range, and the quotient below is scale-free. */
     for (int it = 0; it < 2; it++) {
         float w[4];
         for (int i = 0; i < nch; i++) {
             w[i] = 0;
-            for (int k = 0; k < nch; k++)
+            for (int k = 0; k < nch; k++) {
                 w[i] += sc[i][k] * v[k];
+            }
         }
-        for (int i = 0; i < nch; i++)
+        for (int i = 0; i < nch; i++) {
             v[i] = w[i];
+        }
     }
     float num = 0, den = 1e-20f;
     for (int i = 0; i < nch; i++) {
         float w = 0;
-        for (int k = 0; k < nch; k++)
+        for (int k = 0; k < nch; k++) {
             w += sc[i][k] * v[k];
+        }
         num += v[i] * w;
         den += v[i] * v[i];
     }
@@ -806,55 +901,67 @@ BC7_INLINE void rank_partitions_n(const int px[16][4], int nch, int subsets, bc7
         int k = 0;
         for (int a = 0; a < nch; a++) {
             val[a][i] = (float)px[i][a];
-            for (int b = a; b < nch; b++)
+            for (int b = a; b < nch; b++) {
                 prod[k++][i] = (float)(px[i][a] * px[i][b]);
+            }
         }
     }
-    for (int a = 0; a < nch; a++)
-        for (int i = 0; i < 16; i++)
+    for (int a = 0; a < nch; a++) {
+        for (int i = 0; i < 16; i++) {
             ts[a] += val[a][i];
-    for (int j = 0; j < np; j++)
-        for (int i = 0; i < 16; i++)
+        }
+    }
+    for (int j = 0; j < np; j++) {
+        for (int i = 0; i < 16; i++) {
             tm[j] += prod[j][i];
+        }
+    }
     r->n = 0;
     const float(*member)[2][16] = subsets == 2 ? g_member2 : g_member3;
     for (int part = 0; part < 64; part++) {
         float s[3][4] = {{0}}, m[3][10] = {{0}}, n[3] = {0, 0, 0};
         for (int sub = 1; sub < subsets; sub++) {
             const float *bit = member[part][sub - 1];
-            for (int i = 0; i < 16; i++)
+            for (int i = 0; i < 16; i++) {
                 n[sub] += bit[i];
+            }
             for (int a = 0; a < nch; a++) {
                 float acc = 0;
-                for (int i = 0; i < 16; i++)
+                for (int i = 0; i < 16; i++) {
                     acc += val[a][i] * bit[i];
+                }
                 s[sub][a] = acc;
             }
             for (int j = 0; j < np; j++) {
                 float acc = 0;
-                for (int i = 0; i < 16; i++)
+                for (int i = 0; i < 16; i++) {
                     acc += prod[j][i] * bit[i];
+                }
                 m[sub][j] = acc;
             }
         }
         n[0] = 16 - n[1] - n[2];
-        for (int a = 0; a < nch; a++)
+        for (int a = 0; a < nch; a++) {
             s[0][a] = ts[a] - s[1][a] - s[2][a];
-        for (int j = 0; j < np; j++)
+        }
+        for (int j = 0; j < np; j++) {
             m[0][j] = tm[j] - m[1][j] - m[2][j];
+        }
         float est = 0;
-        for (int sub = 0; sub < subsets; sub++)
+        for (int sub = 0; sub < subsets; sub++) {
             est += residual(s[sub], m[sub], (int)n[sub], nch);
+        }
         rank_add(r, part, est);
     }
 }
 
 static void rank_partitions(const int px[16][4], int nch, int subsets, bc7_rank *r) {
     if (subsets == 2) {
-        if (nch == 3)
+        if (nch == 3) {
             rank_partitions_n(px, 3, 2, r);
-        else
+        } else {
             rank_partitions_n(px, 4, 2, r);
+        }
     } else {
         rank_partitions_n(px, 3, 3, r);
     }
@@ -911,20 +1018,24 @@ static void encode_grey_mode(const int px1[16][4], int mode, int part, int iters
         bc7_sub sub;
         fit_subset(px1, mem[s], cnt[s], &f, &sub);
         uint64_t err = (uint64_t)c.err + 3u * (uint64_t)sub.err;
-        if (err >= best->err)
+        if (err >= best->err) {
             return;
+        }
         c.err = (uint32_t)err;
         for (int e = 0; e < 2; e++) {
-            for (int ch = 0; ch < 3; ch++)
+            for (int ch = 0; ch < 3; ch++) {
                 c.q[s][e][ch] = sub.q[e][3];
+            }
             c.q[s][e][3] = 127; /* read by mode 6 only: with p-bit 1, alpha 255 */
             c.p[s][e] = sub.p[e];
         }
-        for (int j = 0; j < cnt[s]; j++)
+        for (int j = 0; j < cnt[s]; j++) {
             c.idx[mem[s][j]] = sub.idx[mem[s][j]];
+        }
     }
-    if (c.err < best->err)
+    if (c.err < best->err) {
         *best = c;
+    }
 }
 
 /* The search of rill_bc7_encode_block for a greyscale opaque block: mode 6, mode 5 where it is
@@ -936,10 +1047,12 @@ static void encode_grey(const int px[16][4], const bc7_level *L, bool dark, bc7_
         px1[i][3] = px[i][0];
     }
     encode_grey_mode(px1, 6, 0, L->iters + 1, L->all_pbits, best);
-    if (dark && best->err > 0)
+    if (dark && best->err > 0) {
         encode_split(px, 5, 0, 0, L->iters, best);
-    if (best->err <= L->skip_grey)
+    }
+    if (best->err <= L->skip_grey) {
         return;
+    }
     bc7_rank r2;
     r2.cap = L->parts2;
     rank_partitions_n(px, 1, 2, &r2); /* channel 0 of px is the grey value */
@@ -955,16 +1068,18 @@ static void encode_grey(const int px[16][4], const bc7_level *L, bool dark, bc7_
     }
     for (int k = 0; k < fine.n; k++) {
         encode_grey_mode(px1, 1, fine.part[k], L->iters, L->all_pbits, best);
-        if (L->mode3)
+        if (L->mode3) {
             encode_grey_mode(px1, 3, fine.part[k], L->iters, L->all_pbits, best);
+        }
     }
     if (L->three && best->err > 0) {
         bc7_rank r3;
         r3.cap = 8;
         rank_partitions_n(px, 1, 3, &r3);
         for (int k = 0; k < r3.n; k++) {
-            if (r3.part[k] < 16)
+            if (r3.part[k] < 16) {
                 encode_grey_mode(px1, 0, r3.part[k], L->iters, L->all_pbits, best);
+            }
             encode_grey_mode(px1, 2, r3.part[k], L->iters, L->all_pbits, best);
         }
     }
@@ -973,26 +1088,31 @@ static void encode_grey(const int px[16][4], const bc7_level *L, bool dark, bc7_
 void rill_bc7_encode_block(const uint8_t rgba[64], const rill_bc7_params *params,
                            uint8_t out_block[16]) {
     uint32_t quality = params && params->quality ? params->quality : 2;
-    if (quality > 3)
+    if (quality > 3) {
         quality = 3;
+    }
     const bc7_level *L = &BC7_LEVELS[quality];
     pthread_once(&g_quant_once, quant_tables_build);
     int px[16][4];
     bool opaque = true, dark = false;
     for (int i = 0; i < 16; i++) {
-        for (int c = 0; c < 4; c++)
+        for (int c = 0; c < 4; c++) {
             px[i][c] = rgba[4 * i + c];
-        if (rgba[4 * i + 3] != 255)
+        }
+        if (rgba[4 * i + 3] != 255) {
             opaque = false;
-        if (rgba[4 * i] < 2 || rgba[4 * i + 1] < 2 || rgba[4 * i + 2] < 2)
+        }
+        if (rgba[4 * i] < 2 || rgba[4 * i + 1] < 2 || rgba[4 * i + 2] < 2) {
             dark = true;
+        }
     }
     bc7_cand best;
     memset(&best, 0, sizeof(best));
     best.err = UINT32_MAX;
     bool grey = opaque;
-    for (int i = 0; i < 16 && grey; i++)
+    for (int i = 0; i < 16 && grey; i++) {
         grey = px[i][0] == px[i][1] && px[i][0] == px[i][2];
+    }
     if (grey) {
         encode_grey(px, L, dark, &best);
         goto done;
@@ -1004,24 +1124,29 @@ void rill_bc7_encode_block(const uint8_t rgba[64], const rill_bc7_params *params
      * channel at 0 comes out as 1 (every other value is reachable by interpolation). Mode 5
      * without rotation has 7-bit colour endpoints with no p-bit and an exact 8-bit alpha, and
      * recovers those blocks; it is tried only where a channel is that dark. */
-    if (opaque && best.err > 0 && dark)
+    if (opaque && best.err > 0 && dark) {
         encode_split(px, 5, 0, 0, L->iters, &best);
-    if (best.err <= L->skip)
+    }
+    if (best.err <= L->skip) {
         goto done;
+    }
     /* Modes 5 and 4 with rotations: a channel that does not follow the others gets its own
      * indices. */
-    for (int rot = 1; rot < 4; rot++)
+    for (int rot = 1; rot < 4; rot++) {
         encode_split(px, 5, rot, 0, L->iters, &best);
-    if (!opaque)
+    }
+    if (!opaque) {
         encode_split(px, 5, 0, 0, L->iters, &best);
+    }
     if (!opaque || L->mode4) {
         for (int rot = opaque ? 1 : 0; rot < 4; rot++) {
             encode_split(px, 4, rot, 0, L->iters, &best);
             encode_split(px, 4, rot, 1, L->iters, &best);
         }
     }
-    if (best.err <= L->skip)
+    if (best.err <= L->skip) {
         goto done;
+    }
 
     {
         /* Rank the partitions by the cheap estimate, fit the best few quickly (no refinement),
@@ -1044,8 +1169,9 @@ void rill_bc7_encode_block(const uint8_t rgba[64], const rill_bc7_params *params
             if (opaque) {
                 encode_partitioned(px, 1, fine.part[k], L->iters, L->all_pbits, opaque, &best);
                 /* Mode 3 (finer endpoints, coarser indices) rarely wins on photographs. */
-                if (L->mode3)
+                if (L->mode3) {
                     encode_partitioned(px, 3, fine.part[k], L->iters, L->all_pbits, opaque, &best);
+                }
             } else {
                 encode_partitioned(px, 7, fine.part[k], L->iters, L->all_pbits, opaque, &best);
             }
@@ -1056,8 +1182,9 @@ void rill_bc7_encode_block(const uint8_t rgba[64], const rill_bc7_params *params
         r3.cap = 8;
         rank_partitions(px, 3, 3, &r3);
         for (int k = 0; k < r3.n; k++) {
-            if (r3.part[k] < 16)
+            if (r3.part[k] < 16) {
                 encode_partitioned(px, 0, r3.part[k], L->iters, L->all_pbits, opaque, &best);
+            }
             encode_partitioned(px, 2, r3.part[k], L->iters, L->all_pbits, opaque, &best);
         }
     }

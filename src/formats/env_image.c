@@ -34,10 +34,12 @@ static rill_result decode_file(const void *data, size_t size, const char *name, 
 rill_result rill_env_image_decode(const void *data, size_t size, const char *name, rill_image *out,
                                   rill_error *err) {
     memset(out, 0, sizeof(*out));
-    if (!name)
+    if (!name) {
         name = "<memory>";
-    if (!data)
+    }
+    if (!data) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "%s: no data", name);
+    }
     bool cube = size >= 4 && memcmp(data, "RMIP", 4) == 0;
     RILL_TRY(cube ? decode_cube(data, size, name, out, err)
                   : decode_file(data, size, name, out, err));

@@ -455,16 +455,19 @@ static bool uri_path(const cJSON *uri, const char *dir, char *dst, size_t cap) {
 static void scan_model_files(const rill__export_input *in, const cJSON *root, const char *dir,
                              rill_map *embedded) {
     const cJSON *item = NULL, *list = cJSON_GetObjectItemCaseSensitive(root, "buffers");
-    if (!cJSON_IsArray(list))
+    if (!cJSON_IsArray(list)) {
         list = NULL;
+    }
     cJSON_ArrayForEach(item, list) {
         char path[EXPORT_PATH_MAX];
-        if (uri_path(cJSON_GetObjectItemCaseSensitive(item, "uri"), dir, path, sizeof(path)))
+        if (uri_path(cJSON_GetObjectItemCaseSensitive(item, "uri"), dir, path, sizeof(path))) {
             rill_map_set(embedded, rill_hash64_str(path), 1);
+        }
     }
     list = cJSON_GetObjectItemCaseSensitive(root, "images");
-    if (!cJSON_IsArray(list))
+    if (!cJSON_IsArray(list)) {
         list = NULL;
+    }
     int i = 0;
     cJSON_ArrayForEach(item, list) {
         char path[EXPORT_PATH_MAX], os[EXPORT_PATH_MAX];
@@ -545,8 +548,9 @@ static void scan_model_usages(const rill__export_input *in, rill_map *usages, ri
     const cJSON *mats = root ? cJSON_GetObjectItemCaseSensitive(root, "materials") : NULL;
     char dir[EXPORT_PATH_MAX];
     rill_path_dirname(dir, sizeof(dir), in->path);
-    if (root)
+    if (root) {
         scan_model_files(in, root, dir, embedded);
+    }
     const cJSON *m = NULL;
     const cJSON *mat_list = cJSON_IsArray(mats) ? mats : NULL;
     cJSON_ArrayForEach(m, mat_list) {
@@ -946,17 +950,21 @@ static void add_cells(export_run *run) {
     for (uint32_t i = 0; i < n; i++) {
         rill_error err = {0};
         rill_result r = RILL_OK;
-        if (run->writer)
+        if (run->writer) {
             r = rill_rpak_writer_add(run->writer, outs[i].path, outs[i].data, outs[i].size,
                                      RILL_RPAK_COMPRESSION_AUTO, &err);
-        if (r == RILL_OK && run->desc.loose_out)
+        }
+        if (r == RILL_OK && run->desc.loose_out) {
             r = write_loose(run, &outs[i], &err);
-        if (r != RILL_OK)
+        }
+        if (r != RILL_OK) {
             RILL_LOG_WARN(MODULE, "%s: not written: %s", outs[i].path, err.msg);
-        else
+        } else {
             run->counts.outputs++;
-        if (!run->writer && r == RILL_OK)
+        }
+        if (!run->writer && r == RILL_OK) {
             run->counts.bytes_out += outs[i].size;
+        }
         rill_free(outs[i].path);
         rill_free(outs[i].data);
     }

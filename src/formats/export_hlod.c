@@ -28,38 +28,45 @@ struct rill__export_hlod {
 };
 
 static rill__export_input *find_input(rill__export_input *inputs, uint32_t n, const char *path) {
-    for (uint32_t i = 0; i < n; i++)
-        if (strcmp(inputs[i].path, path) == 0)
+    for (uint32_t i = 0; i < n; i++) {
+        if (strcmp(inputs[i].path, path) == 0) {
             return &inputs[i];
+        }
+    }
     return NULL;
 }
 
 rill__export_hlod *rill__export_hlod_plan(rill__export_input *inputs, uint32_t n,
                                           rill__export_settings *s) {
-    if (s->no_hlod)
+    if (s->no_hlod) {
         return NULL;
+    }
     rill__export_hlod *x = rill_calloc_tagged(1, sizeof *x, RILL_MEM_FORMATS);
-    if (!x)
+    if (!x) {
         return NULL;
+    }
     x->settings = s;
     /* Models shared by the district bakes (a NULL cache: each bake reads its own). */
     s->hlod_models = x->models = rill__hlod_cache_create();
     for (uint32_t i = 0; i < n; i++) {
         rill__export_input *in = &inputs[i];
-        if (!rill_path_ext_is(in->path, "rsn") || in->status == RILL_EXPORT_STATUS_FAILED)
+        if (!rill_path_ext_is(in->path, "rsn") || in->status == RILL_EXPORT_STATUS_FAILED) {
             continue;
+        }
         uint8_t *data = NULL;
         size_t size = 0;
-        if (rill_file_read_all_in(s->project_dir, in->os_path, 0, &data, &size, NULL) != RILL_OK)
+        if (rill_file_read_all_in(s->project_dir, in->os_path, 0, &data, &size, NULL) != RILL_OK) {
             continue; /* the job reports it */
+        }
         placing p = {.scene = rill_strdup(in->path)};
         bool any = false;
         if (p.scene && rill__rsn_scan_text((const char *)data, size, &p.scan)) {
             for (uint32_t k = 0; k < p.scan.count; k++) {
                 const rill__rsn_entity *e = &p.scan.ents[k];
                 rill__export_input *d;
-                if (!e->instance || !e->streamed || !(d = find_input(inputs, n, e->instance)))
+                if (!e->instance || !e->streamed || !(d = find_input(inputs, n, e->instance))) {
                     continue;
+                }
                 d->bake_hlod = true;
                 any = true;
             }
@@ -74,8 +81,9 @@ rill__export_hlod *rill__export_hlod_plan(rill__export_input *inputs, uint32_t n
 }
 
 void rill__export_hlod_keep(rill__export_hlod *x, const char *scene, const rill__export_output *o) {
-    if (!x || !rill_path_ext_is(o->path, "hlod"))
+    if (!x || !rill_path_ext_is(o->path, "hlod")) {
         return;
+    }
     kept k = {.scene = rill_strdup(scene)};
     if (!k.scene || rill_hlod_parse(o->data, o->size, o->path, &k.proxy, NULL) != RILL_OK ||
         !rill_array_push(&x->proxies, k)) {
@@ -85,9 +93,11 @@ void rill__export_hlod_keep(rill__export_hlod *x, const char *scene, const rill_
 }
 
 static const rill_hlod *proxy_of(const rill__export_hlod *x, const char *scene) {
-    for (uint32_t i = 0; i < x->proxies.len; i++)
-        if (strcmp(x->proxies.data[i].scene, scene) == 0)
+    for (uint32_t i = 0; i < x->proxies.len; i++) {
+        if (strcmp(x->proxies.data[i].scene, scene) == 0) {
             return x->proxies.data[i].proxy;
+        }
+    }
     return NULL;
 }
 
@@ -100,8 +110,9 @@ static rill_result bake_placing(const rill__export_hlod *x, const placing *p,
     for (uint32_t k = 0; k < p->scan.count; k++) {
         const rill__rsn_entity *e = &p->scan.ents[k];
         const rill_hlod *proxy = e->instance && e->streamed ? proxy_of(x, e->instance) : NULL;
-        if (!proxy || !proxy->part_count)
+        if (!proxy || !proxy->part_count) {
             continue;
+        }
         rill__hlod_member m = {.proxy = proxy};
         rill__rsn_world_matrix(&p->scan, k, m.matrix);
         bool authored = e->bounds_max[0] > e->bounds_min[0] ||
@@ -134,8 +145,9 @@ static rill_result bake_placing(const rill__export_hlod *x, const placing *p,
         char path[EXPORT_PATH_MAX];
         r = rill__hlod_bake_cells(members.data, members.len, x->settings->hlod_cell,
                                   x->settings->hlod_triangles, &h, err);
-        if (r == RILL_OK && !rill_hlod_path(path, sizeof path, p->scene, 1))
+        if (r == RILL_OK && !rill_hlod_path(path, sizeof path, p->scene, 1)) {
             r = rill_error_set(err, RILL_ERR_LIMIT, "%s: path too long", p->scene);
+        }
         if (r == RILL_OK && (r = rill_hlod_write(h, &out->data, &out->size, err)) == RILL_OK &&
             !(out->path = rill_strdup(path))) {
             rill_free(out->data);
@@ -150,8 +162,9 @@ static rill_result bake_placing(const rill__export_hlod *x, const placing *p,
 
 uint32_t rill__export_hlod_cells(rill__export_hlod *x, rill__export_output **out) {
     *out = NULL;
-    if (!x || !x->placings.len)
+    if (!x || !x->placings.len) {
         return 0;
+    }
     rill__export_output *outs = rill_calloc_tagged(x->placings.len, sizeof *outs, RILL_MEM_FORMATS);
     uint32_t n = 0;
     for (uint32_t i = 0; outs && i < x->placings.len; i++) {
@@ -168,8 +181,9 @@ uint32_t rill__export_hlod_cells(rill__export_hlod *x, rill__export_output **out
 }
 
 void rill__export_hlod_destroy(rill__export_hlod *x) {
-    if (!x)
+    if (!x) {
         return;
+    }
     x->settings->hlod_models = NULL;
     rill__hlod_cache_destroy(x->models);
     for (uint32_t i = 0; i < x->placings.len; i++) {

@@ -754,8 +754,9 @@ void rill__export_process(rill__export_input *in) {
         process_model(in, data, size);
         break;
     default:
-        if (in->bake_hlod)
+        if (in->bake_hlod) {
             bake_proxy(in, data, size);
+        }
         if (in->settings->check &&
             !in->settings->check(in->path, data, size, in->settings->check_user, &err)) {
             fail_input(in, err.code ? err.code : RILL_ERR_PARSE, err.msg);

@@ -330,8 +330,9 @@ rill_result rill__rd_check_extensions(rd *r, const rill__gj *obj, const char *wh
 static bool looks_gltf1(const rill__gj *root) {
     static const char *const keys[] = {"accessors", "buffers", "meshes", "nodes", "scenes"};
     for (size_t i = 0; i < RILL_COUNTOF(keys); i++) {
-        if (rill__gj_is_object(rill__gj_get(root, keys[i])))
+        if (rill__gj_is_object(rill__gj_get(root, keys[i]))) {
             return true;
+        }
     }
     return false;
 }

@@ -22,8 +22,9 @@ static float rdf(const uint8_t *p) {
 }
 
 static void wr32(uint8_t *p, uint32_t v) {
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
         p[i] = (uint8_t)(v >> (8 * i));
+    }
 }
 
 static void wrf(uint8_t *p, float f) {
@@ -33,8 +34,9 @@ static void wrf(uint8_t *p, float f) {
 }
 
 void rill_hlod_free(rill_hlod *h) {
-    if (!h)
+    if (!h) {
         return;
+    }
     for (uint32_t i = 0; h->parts && i < h->part_count; i++) {
         rill_free(h->parts[i].palette);
         rill_free(h->parts[i].vertices);
@@ -46,15 +48,17 @@ void rill_hlod_free(rill_hlod *h) {
 
 uint64_t rill_hlod_triangle_count(const rill_hlod *h) {
     uint64_t n = 0;
-    for (uint32_t i = 0; h && i < h->part_count; i++)
+    for (uint32_t i = 0; h && i < h->part_count; i++) {
         n += h->parts[i].index_count / 3u;
+    }
     return n;
 }
 
 bool rill_hlod_path(char *dst, size_t cap, const char *scene_path, uint32_t level) {
     size_t n = scene_path ? strlen(scene_path) : 0;
-    if (n < 5 || strcmp(scene_path + n - 4, ".rsn") != 0)
+    if (n < 5 || strcmp(scene_path + n - 4, ".rsn") != 0) {
         return false;
+    }
     int w = snprintf(dst, cap, "%.*s.hlod%s", (int)(n - 4), scene_path, level ? "1" : "");
     return w > 0 && (size_t)w < cap && level <= RILL_HLOD_MAX_LEVEL;
 }
@@ -73,15 +77,18 @@ static rill_result fail(reader *r, size_t at, const char *what) {
 }
 
 static bool finite3(const float *v, int n) {
-    for (int i = 0; i < n; i++)
-        if (!isfinite(v[i]))
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(v[i])) {
             return false;
+        }
+    }
     return true;
 }
 
 static rill_result parse_part(reader *r, rill_hlod_part *pt) {
-    if (r->size - r->at < RILL_HLOD_PART_SIZE)
+    if (r->size - r->at < RILL_HLOD_PART_SIZE) {
         return fail(r, r->at, "truncated part header");
+    }
     const uint8_t *h = r->p + r->at;
     for (int k = 0; k < 3; k++) {
         pt->box_min[k] = rdf(h + 4 * k);
@@ -95,26 +102,31 @@ static rill_result parse_part(reader *r, rill_hlod_part *pt) {
     pt->index_count = rd32(h + 44);
     pt->palette_count = rd32(h + 48);
     if (!finite3(pt->box_min, 3) || !finite3(pt->box_max, 3) || !finite3(pt->cell_min, 2) ||
-        !finite3(pt->cell_max, 2))
+        !finite3(pt->cell_max, 2)) {
         return fail(r, r->at, "non-finite bounds");
+    }
     if (pt->vertex_count > RILL_HLOD_MAX_VERTICES || pt->index_count > RILL_HLOD_MAX_INDICES ||
         pt->index_count % 3u || pt->palette_count > RILL_HLOD_MAX_PALETTE ||
-        (pt->vertex_count && !pt->palette_count))
+        (pt->vertex_count && !pt->palette_count)) {
         return fail(r, r->at + 40, "vertex, index or palette count out of range");
+    }
     r->at += RILL_HLOD_PART_SIZE;
     uint64_t need = (uint64_t)pt->palette_count * 4u +
                     (uint64_t)pt->vertex_count * RILL_HLOD_VERTEX_SIZE +
                     (uint64_t)pt->index_count * 4u;
-    if (need > r->size - r->at)
+    if (need > r->size - r->at) {
         return fail(r, r->at, "truncated part data");
+    }
     pt->palette = rill_malloc_tagged(pt->palette_count * 4u + 4u, RILL_MEM_FORMATS);
     pt->vertices = rill_malloc_tagged((size_t)pt->vertex_count * sizeof(rill_hlod_vertex) + 4u,
                                       RILL_MEM_FORMATS);
     pt->indices = rill_malloc_tagged((size_t)pt->index_count * 4u + 4u, RILL_MEM_FORMATS);
-    if (!pt->palette || !pt->vertices || !pt->indices)
+    if (!pt->palette || !pt->vertices || !pt->indices) {
         return rill_error_set(r->err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", r->name);
-    for (uint32_t i = 0; i < pt->palette_count; i++, r->at += 4)
+    }
+    for (uint32_t i = 0; i < pt->palette_count; i++, r->at += 4) {
         pt->palette[i] = rd32(r->p + r->at);
+    }
     for (uint32_t i = 0; i < pt->vertex_count; i++, r->at += RILL_HLOD_VERTEX_SIZE) {
         rill_hlod_vertex *v = &pt->vertices[i];
         const uint8_t *q = r->p + r->at;
@@ -123,41 +135,49 @@ static rill_result parse_part(reader *r, rill_hlod_part *pt) {
             v->normal[k] = rdf(q + 12 + 4 * k);
         }
         v->color = rd32(q + 24);
-        if (!finite3(v->position, 3) || !finite3(v->normal, 3))
+        if (!finite3(v->position, 3) || !finite3(v->normal, 3)) {
             return fail(r, r->at, "non-finite vertex");
-        if (v->color >= pt->palette_count)
+        }
+        if (v->color >= pt->palette_count) {
             return fail(r, r->at + 24, "palette index out of range");
+        }
     }
     for (uint32_t i = 0; i < pt->index_count; i++, r->at += 4) {
         pt->indices[i] = rd32(r->p + r->at);
-        if (pt->indices[i] >= pt->vertex_count)
+        if (pt->indices[i] >= pt->vertex_count) {
             return fail(r, r->at, "index out of range");
+        }
     }
     return RILL_OK;
 }
 
 rill_result rill_hlod_parse(const void *data, size_t size, const char *name, rill_hlod **out,
                             rill_error *err) {
-    if (!out)
+    if (!out) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_hlod_parse: out is NULL");
+    }
     *out = NULL;
     reader r = {.p = data, .size = data ? size : 0, .name = name ? name : "<memory>", .err = err};
-    if (r.size < RILL_HLOD_HEADER_SIZE || memcmp(r.p, RILL_HLOD_MAGIC, 4) != 0)
+    if (r.size < RILL_HLOD_HEADER_SIZE || memcmp(r.p, RILL_HLOD_MAGIC, 4) != 0) {
         return fail(&r, 0, "not a .hlod proxy (no RHLD header)");
+    }
     uint32_t version = rd32(r.p + 4);
-    if (version != RILL_HLOD_VERSION)
+    if (version != RILL_HLOD_VERSION) {
         return rill_error_set(err, RILL_ERR_VERSION,
                               "%s: offset 4: proxy version %u, this reader "
                               "knows %u",
                               r.name, version, RILL_HLOD_VERSION);
+    }
     uint32_t level = rd32(r.p + 8), parts = rd32(r.p + 12);
-    if (level > RILL_HLOD_MAX_LEVEL)
+    if (level > RILL_HLOD_MAX_LEVEL) {
         return fail(&r, 8, "level out of range");
+    }
     /* Each part needs its header at least: a count the bytes cannot hold is refused before the
      * part table is allocated. */
     if (parts > RILL_HLOD_MAX_PARTS ||
-        (uint64_t)parts * RILL_HLOD_PART_SIZE > r.size - RILL_HLOD_HEADER_SIZE)
+        (uint64_t)parts * RILL_HLOD_PART_SIZE > r.size - RILL_HLOD_HEADER_SIZE) {
         return fail(&r, 12, "part count out of range");
+    }
     rill_hlod *h = rill_calloc_tagged(1, sizeof *h, RILL_MEM_FORMATS);
     if (!h || !(h->parts = rill_calloc_tagged(parts + 1u, sizeof *h->parts, RILL_MEM_FORMATS))) {
         rill_free(h);
@@ -186,8 +206,9 @@ rill_result rill_hlod_parse(const void *data, size_t size, const char *name, ril
 
 rill_result rill_hlod_write(const rill_hlod *h, uint8_t **out_data, size_t *out_size,
                             rill_error *err) {
-    if (!h || !out_data || !out_size)
+    if (!h || !out_data || !out_size) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_hlod_write: NULL argument");
+    }
     size_t size = RILL_HLOD_HEADER_SIZE;
     for (uint32_t i = 0; i < h->part_count; i++) {
         const rill_hlod_part *pt = &h->parts[i];
@@ -195,8 +216,9 @@ rill_result rill_hlod_write(const rill_hlod *h, uint8_t **out_data, size_t *out_
                 (size_t)pt->vertex_count * RILL_HLOD_VERTEX_SIZE + (size_t)pt->index_count * 4u;
     }
     uint8_t *b = rill_malloc_tagged(size, RILL_MEM_FORMATS);
-    if (!b)
+    if (!b) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_hlod_write: out of memory");
+    }
     memcpy(b, RILL_HLOD_MAGIC, 4);
     wr32(b + 4, RILL_HLOD_VERSION);
     wr32(b + 8, h->level);
@@ -216,8 +238,9 @@ rill_result rill_hlod_write(const rill_hlod *h, uint8_t **out_data, size_t *out_
         wr32(p + 44, pt->index_count);
         wr32(p + 48, pt->palette_count);
         p += RILL_HLOD_PART_SIZE;
-        for (uint32_t k = 0; k < pt->palette_count; k++, p += 4)
+        for (uint32_t k = 0; k < pt->palette_count; k++, p += 4) {
             wr32(p, pt->palette[k]);
+        }
         for (uint32_t k = 0; k < pt->vertex_count; k++, p += RILL_HLOD_VERTEX_SIZE) {
             for (int c = 0; c < 3; c++) {
                 wrf(p + 4 * c, pt->vertices[k].position[c]);
@@ -225,8 +248,9 @@ rill_result rill_hlod_write(const rill_hlod *h, uint8_t **out_data, size_t *out_
             }
             wr32(p + 24, pt->vertices[k].color);
         }
-        for (uint32_t k = 0; k < pt->index_count; k++, p += 4)
+        for (uint32_t k = 0; k < pt->index_count; k++, p += 4) {
             wr32(p, pt->indices[k]);
+        }
     }
     *out_data = b;
     *out_size = size;

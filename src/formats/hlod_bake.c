@@ -42,38 +42,45 @@ static void geo_free(geo *g) {
 }
 
 static void xform_point(const float m[16], const float p[3], float out[3]) {
-    for (int r = 0; r < 3; r++)
+    for (int r = 0; r < 3; r++) {
         out[r] = m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r];
+    }
 }
 
 static void xform_normal(const float m[16], const float n[3], float out[3]) {
-    for (int r = 0; r < 3; r++)
+    for (int r = 0; r < 3; r++) {
         out[r] = m[r] * n[0] + m[4 + r] * n[1] + m[8 + r] * n[2];
+    }
     float l = sqrtf(out[0] * out[0] + out[1] * out[1] + out[2] * out[2]);
-    if (l > 1e-12f)
-        for (int r = 0; r < 3; r++)
+    if (l > 1e-12f) {
+        for (int r = 0; r < 3; r++) {
             out[r] /= l;
+        }
+    }
 }
 
 /* Appends src placed by m to dst. False when out of memory or over the vertex limit. */
 static bool geo_append(geo *dst, const geo *src, const float m[16]) {
     uint32_t base = dst->col.len, nv = src->col.len;
     if ((uint64_t)base + nv > UINT32_MAX / 4u ||
-        (uint64_t)dst->idx.len + src->idx.len > UINT32_MAX / 4u)
+        (uint64_t)dst->idx.len + src->idx.len > UINT32_MAX / 4u) {
         return false;
+    }
     float *p = rill_array_push_n(&dst->pos, nv * 3u);
     float *n = rill_array_push_n(&dst->nrm, nv * 3u);
     uint32_t *c = rill_array_push_n(&dst->col, nv);
     uint32_t *ix = rill_array_push_n(&dst->idx, src->idx.len);
-    if ((nv && (!p || !n || !c)) || (src->idx.len && !ix))
+    if ((nv && (!p || !n || !c)) || (src->idx.len && !ix)) {
         return false;
+    }
     for (uint32_t v = 0; v < nv; v++) {
         xform_point(m, &src->pos.data[v * 3u], &p[v * 3u]);
         xform_normal(m, &src->nrm.data[v * 3u], &n[v * 3u]);
         c[v] = src->col.data[v];
     }
-    for (uint32_t i = 0; i < src->idx.len; i++)
+    for (uint32_t i = 0; i < src->idx.len; i++) {
         ix[i] = src->idx.data[i] + base;
+    }
     return true;
 }
 
@@ -116,31 +123,37 @@ static bool geo_compact(geo *g, uint32_t *idx, uint32_t count) {
  * with its input and made a region world's export 20 x slower with proxies than without. */
 static bool geo_simplify(geo *g, uint32_t triangles) {
     uint32_t count = g->idx.len, target = triangles * 3u;
-    if (count <= target || !g->col.len)
+    if (count <= target || !g->col.len) {
         return true;
+    }
     rill__formats_lib_hooks();
     if (count / 16u > target) {
         uint32_t *pre = rill_malloc_tagged((size_t)count * 4u, RILL_MEM_FORMATS);
-        if (!pre)
+        if (!pre) {
             return false;
+        }
         size_t got = meshopt_simplifySloppy(pre, g->idx.data, count, g->pos.data, g->col.len, 12,
                                             (size_t)target * 4u, 1.0f, NULL);
         bool ok = geo_compact(g, pre, (uint32_t)got);
         rill_free(pre);
-        if (!ok)
+        if (!ok) {
             return false;
+        }
         count = g->idx.len;
-        if (count <= target)
+        if (count <= target) {
             return true;
+        }
     }
     uint32_t *dst = rill_malloc_tagged((size_t)count * 4u, RILL_MEM_FORMATS);
-    if (!dst)
+    if (!dst) {
         return false;
+    }
     size_t got = meshopt_simplify(dst, g->idx.data, count, g->pos.data, g->col.len, 12, target,
                                   1.0f, 0, NULL);
-    if (got > (size_t)target + target / 4u)
+    if (got > (size_t)target + target / 4u) {
         got = meshopt_simplifySloppy(dst, g->idx.data, count, g->pos.data, g->col.len, 12, target,
                                      1.0f, NULL);
+    }
     bool ok = geo_compact(g, dst, (uint32_t)got);
     rill_free(dst);
     return ok;
@@ -160,19 +173,22 @@ static uint8_t lin_srgb8(float v) {
 /* The mean colour (linear RGB + alpha) of an encoded image; false when it does not decode. */
 static bool image_mean(const uint8_t *data, size_t size, const char *name, float out[4]) {
     rill_image img = {0};
-    if (rill_image_load(data, size, name, RILL_PIXEL_RGBA8, &img, NULL) != RILL_OK)
+    if (rill_image_load(data, size, name, RILL_PIXEL_RGBA8, &img, NULL) != RILL_OK) {
         return false;
+    }
     const uint8_t *px = img.pixels;
     uint64_t n = (uint64_t)img.width * img.height;
     uint64_t step = n > 65536u ? n / 65536u : 1u; /* a sample of at most 64k texels is enough */
     double sum[4] = {0}, cnt = 0;
     for (uint64_t i = 0; i < n; i += step, cnt++) {
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 3; k++) {
             sum[k] += srgb_lin(px[i * 4u + (uint64_t)k]);
+        }
         sum[3] += px[i * 4u + 3u] / 255.0;
     }
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 4; k++) {
         out[k] = cnt > 0 ? (float)(sum[k] / cnt) : 1.0f;
+    }
     rill_image_free(&img);
     return true;
 }
@@ -187,16 +203,19 @@ static void material_colour(rill__hlod_cache *cache, const char *project_dir,
                             const char *model_path, const rill_gltf_model *m, int32_t mi,
                             float out[4]) {
     out[0] = out[1] = out[2] = out[3] = 1.0f;
-    if (mi < 0 || (uint32_t)mi >= m->material_count)
+    if (mi < 0 || (uint32_t)mi >= m->material_count) {
         return;
+    }
     const rill_gltf_material *mat = &m->materials[mi];
     memcpy(out, mat->base_color_factor, sizeof(float) * 4);
     int32_t ti = mat->base_color_texture.texture;
-    if (ti < 0 || (uint32_t)ti >= m->texture_count)
+    if (ti < 0 || (uint32_t)ti >= m->texture_count) {
         return;
+    }
     int32_t ii = m->textures[ti].image;
-    if (ii < 0 || (uint32_t)ii >= m->image_count)
+    if (ii < 0 || (uint32_t)ii >= m->image_count) {
         return;
+    }
     const rill_gltf_image *img = &m->images[ii];
     float mean[4];
     bool ok = false;
@@ -211,15 +230,18 @@ static void material_colour(rill__hlod_cache *cache, const char *project_dir,
             rill_path_join(joined, sizeof joined, dir, img->uri) &&
             rill_path_normalize(rel, sizeof rel, joined) && !cached_mean(cache, rel, mean, &ok)) {
             if (rill_path_join(os, sizeof os, project_dir, rel) &&
-                rill_file_read_all_in(project_dir, os, 0, &bytes, &size, NULL) == RILL_OK)
+                rill_file_read_all_in(project_dir, os, 0, &bytes, &size, NULL) == RILL_OK) {
                 ok = image_mean(bytes, size, rel, mean);
+            }
             keep_mean(cache, rel, mean, ok);
         }
         rill_free(bytes);
     }
-    if (ok)
-        for (int k = 0; k < 4; k++)
+    if (ok) {
+        for (int k = 0; k < 4; k++) {
             out[k] *= mean[k];
+        }
+    }
 }
 
 static uint32_t pack_rgba(const float c[4]) {
@@ -237,10 +259,12 @@ static void node_matrix(const rill_gltf_model *m, uint32_t ni, float out[16]) {
     for (int step = 0; p >= 0 && (uint32_t)p < m->node_count && step < 256; step++) {
         float r[16];
         const float *a = m->nodes[p].matrix;
-        for (int c = 0; c < 4; c++)
-            for (int k = 0; k < 4; k++)
+        for (int c = 0; c < 4; c++) {
+            for (int k = 0; k < 4; k++) {
                 r[c * 4 + k] = a[k] * out[c * 4] + a[4 + k] * out[c * 4 + 1] +
                                a[8 + k] * out[c * 4 + 2] + a[12 + k] * out[c * 4 + 3];
+            }
+        }
         memcpy(out, r, sizeof r);
         p = m->nodes[p].parent;
     }
@@ -251,8 +275,9 @@ static rill_result load_model(rill__hlod_cache *cache, const char *project_dir,
                               const char *model_path, geo *g, rill_error *err) {
     char os[4096], dir[1024];
     if (!rill_path_join(os, sizeof os, project_dir, model_path) ||
-        !rill_path_dirname(dir, sizeof dir, model_path))
+        !rill_path_dirname(dir, sizeof dir, model_path)) {
         return rill_error_set(err, RILL_ERR_LIMIT, "%s: path too long", model_path);
+    }
     rill_gltf_read_desc rd = {.name = model_path, .uri_up_levels = rill_gltf_folder_depth(dir)};
     rill_gltf_model *m = NULL;
     RILL_TRY(rill_gltf_read_file(os, &rd, &m, err));
@@ -262,13 +287,15 @@ static rill_result load_model(rill__hlod_cache *cache, const char *project_dir,
         rill_gltf_model_free(m);
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", model_path);
     }
-    for (uint32_t i = 0; i < m->material_count; i++)
+    for (uint32_t i = 0; i < m->material_count; i++) {
         material_colour(cache, project_dir, model_path, m, (int32_t)i, &mat_col[i * 4u]);
+    }
     rill_result r = RILL_OK;
     for (uint32_t ni = 0; ni < m->node_count && r == RILL_OK; ni++) {
         int32_t mesh = m->nodes[ni].mesh;
-        if (mesh < 0 || (uint32_t)mesh >= m->mesh_count)
+        if (mesh < 0 || (uint32_t)mesh >= m->mesh_count) {
             continue;
+        }
         float nm[16];
         node_matrix(m, ni, nm);
         const rill_gltf_mesh *ms = &m->meshes[mesh];
@@ -290,17 +317,21 @@ static rill_result load_model(rill__hlod_cache *cache, const char *project_dir,
             }
             memcpy(pos, p->positions, (size_t)p->vertex_count * 12u);
             memcpy(nrm, p->normals, (size_t)p->vertex_count * 12u);
-            if (p->index_count)
+            if (p->index_count) {
                 memcpy(ix, p->indices, (size_t)p->index_count * 4u);
+            }
             for (uint32_t v = 0; v < p->vertex_count; v++) {
                 float k[4] = {mc[0], mc[1], mc[2], mc[3]};
-                if (p->colors)
-                    for (int q = 0; q < 4; q++)
+                if (p->colors) {
+                    for (int q = 0; q < 4; q++) {
                         k[q] *= p->colors[v * 4u + (uint32_t)q];
+                    }
+                }
                 c[v] = pack_rgba(k);
             }
-            if (!geo_append(g, &one, nm))
+            if (!geo_append(g, &one, nm)) {
                 r = rill_error_set(err, RILL_ERR_LIMIT, "%s: too large for a proxy", model_path);
+            }
             geo_free(&one);
         }
     }
@@ -319,8 +350,9 @@ static rill_result geo_to_part(const geo *g, rill_hlod_part *pt, rill_error *err
     pt->vertices = rill_malloc_tagged((size_t)nv * sizeof(rill_hlod_vertex) + 4u, RILL_MEM_FORMATS);
     pt->indices = rill_malloc_tagged((size_t)g->idx.len * 4u + 4u, RILL_MEM_FORMATS);
     pt->palette = rill_malloc_tagged(RILL_HLOD_MAX_PALETTE * 4u, RILL_MEM_FORMATS);
-    if (!pt->vertices || !pt->indices || !pt->palette)
+    if (!pt->vertices || !pt->indices || !pt->palette) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "proxy: out of memory");
+    }
     static const uint32_t masks[] = {0xFFFFFFFFu, 0xFCFCFCFCu, 0xF8F8F8F8u, 0xF0F0F0F0u,
                                      0xE0E0E0E0u, 0xC0C0C0C0u, 0x80808080u};
     for (uint32_t mi = 0; mi < RILL_COUNTOF(masks); mi++) {
@@ -329,12 +361,14 @@ static rill_result geo_to_part(const geo *g, rill_hlod_part *pt, rill_error *err
         for (uint32_t v = 0; v < nv && fits; v++) {
             uint32_t c = g->col.data[v] & masks[mi];
             uint32_t k = 0;
-            while (k < n && pt->palette[k] != c)
+            while (k < n && pt->palette[k] != c) {
                 k++;
+            }
             if (k == n) {
                 fits = n < RILL_HLOD_MAX_PALETTE;
-                if (fits)
+                if (fits) {
                     pt->palette[n++] = c;
+                }
             }
             pt->vertices[v].color = k;
         }
@@ -356,8 +390,9 @@ static rill_result geo_to_part(const geo *g, rill_hlod_part *pt, rill_error *err
             pt->box_max[k] = fmaxf(pt->box_max[k], x);
         }
     }
-    if (g->idx.len)
+    if (g->idx.len) {
         memcpy(pt->indices, g->idx.data, (size_t)g->idx.len * 4u);
+    }
     pt->vertex_count = nv;
     pt->index_count = g->idx.len;
     pt->cell_min[0] = pt->box_min[0], pt->cell_min[1] = pt->box_min[2];
@@ -371,8 +406,9 @@ static rill_hlod *hlod_new(uint32_t level, uint32_t parts) {
         rill_free(h);
         return NULL;
     }
-    if (h)
+    if (h) {
         h->level = level;
+    }
     return h;
 }
 
@@ -401,8 +437,9 @@ struct rill__hlod_cache {
 };
 
 static bool cached_mean(rill__hlod_cache *c, const char *path, float out[4], bool *out_ok) {
-    if (!c)
+    if (!c) {
         return false;
+    }
     uint64_t key = rill_hash64_str(path);
     bool found = false;
     rill_mutex_lock(&c->lock);
@@ -418,11 +455,13 @@ static bool cached_mean(rill__hlod_cache *c, const char *path, float out[4], boo
 }
 
 static void keep_mean(rill__hlod_cache *c, const char *path, const float mean[4], bool ok) {
-    if (!c)
+    if (!c) {
         return;
+    }
     image_mean_entry e = {.key = rill_hash64_str(path), .ok = ok};
-    if (ok)
+    if (ok) {
         memcpy(e.mean, mean, sizeof e.mean);
+    }
     rill_mutex_lock(&c->lock);
     rill_array_push(&c->means, e); /* out of memory: it is decoded again next time */
     rill_mutex_unlock(&c->lock);
@@ -438,8 +477,9 @@ rill__hlod_cache *rill__hlod_cache_create(void) {
 }
 
 void rill__hlod_cache_destroy(rill__hlod_cache *c) {
-    if (!c)
+    if (!c) {
         return;
+    }
     for (uint32_t i = 0; i < c->models.len; i++) {
         geo_free(&c->models.data[i]->g);
         rill_free(c->models.data[i]->path);
@@ -478,20 +518,24 @@ static const model_entry *model_get(rill__hlod_cache *c, const char *project_dir
     }
     rill_mutex_lock(&c->lock);
     model_entry *e = NULL;
-    for (uint32_t i = 0; i < c->models.len && !e; i++)
-        if (c->models.data[i]->budget == budget && strcmp(c->models.data[i]->path, path) == 0)
+    for (uint32_t i = 0; i < c->models.len && !e; i++) {
+        if (c->models.data[i]->budget == budget && strcmp(c->models.data[i]->path, path) == 0) {
             e = c->models.data[i];
+        }
+    }
     if (e) {
-        while (!e->ready)
+        while (!e->ready) {
             rill_cond_wait(&c->done, &c->lock);
+        }
         rill_mutex_unlock(&c->lock);
         return e->failed ? NULL : e;
     }
     e = rill_calloc_tagged(1, sizeof *e, RILL_MEM_FORMATS);
     if (!e || !(e->path = rill_strdup(path)) || !rill_array_push(&c->models, e)) {
         rill_mutex_unlock(&c->lock);
-        if (e)
+        if (e) {
             rill_free(e->path);
+        }
         rill_free(e);
         return NULL;
     }
@@ -517,22 +561,26 @@ rill_result rill__hlod_bake_scene(const char *project_dir, const char *scene_pat
                                   size_t n, uint32_t triangles, rill__hlod_cache *cache,
                                   rill_hlod **out, rill_error *err) {
     *out = NULL;
-    if (!triangles)
+    if (!triangles) {
         triangles = RILL_HLOD_DEFAULT_TRIANGLES;
+    }
     const uint32_t per_model = RILL_MAX(16u, triangles / 8u);
     rill__rsn_scan scan;
-    if (!rill__rsn_scan_text(t, n, &scan))
+    if (!rill__rsn_scan_text(t, n, &scan)) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", scene_path);
+    }
     RILL_ARRAY(placed_model) models = {0};
     geo all = {0};
     rill_result r = RILL_OK;
     for (uint32_t i = 0; i < scan.count && r == RILL_OK; i++) {
         const char *mp = scan.ents[i].model;
-        if (!mp)
+        if (!mp) {
             continue;
+        }
         uint32_t k = 0;
-        while (k < models.len && strcmp(models.data[k].path, mp) != 0)
+        while (k < models.len && strcmp(models.data[k].path, mp) != 0) {
             k++;
+        }
         if (k == models.len) {
             if (!rill_array_push(&models, ((placed_model){.path = mp}))) {
                 r = rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", scene_path);
@@ -544,25 +592,30 @@ rill_result rill__hlod_bake_scene(const char *project_dir, const char *scene_pat
         /* pm->own may have moved with the array: the pointer into it is refreshed here. */
         placed_model *pm = &models.data[k];
         const model_entry *me = cache ? pm->model : (pm->own.failed ? NULL : &pm->own);
-        if (!me)
+        if (!me) {
             continue;
+        }
         float m[16];
         rill__rsn_world_matrix(&scan, i, m);
-        if (!geo_append(&all, &me->g, m))
+        if (!geo_append(&all, &me->g, m)) {
             r = rill_error_set(err, RILL_ERR_LIMIT, "%s: too many vertices for a proxy",
                                scene_path);
+        }
     }
-    if (r == RILL_OK && !geo_simplify(&all, triangles))
+    if (r == RILL_OK && !geo_simplify(&all, triangles)) {
         r = rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", scene_path);
+    }
     rill_hlod *h = r == RILL_OK ? hlod_new(0, 1) : NULL;
-    if (r == RILL_OK && !h)
+    if (r == RILL_OK && !h) {
         r = rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", scene_path);
+    }
     if (h) {
         h->part_count = 1;
         r = geo_to_part(&all, &h->parts[0], err);
     }
-    for (uint32_t i = 0; i < models.len; i++)
+    for (uint32_t i = 0; i < models.len; i++) {
         geo_free(&models.data[i].own.g);
+    }
     rill_array_free(&models);
     geo_free(&all);
     rill__rsn_scan_free(&scan);
@@ -583,10 +636,12 @@ typedef struct cell_key {
 
 static int cmp_cell(const void *a, const void *b) {
     const cell_key *p = a, *q = b;
-    if (p->z != q->z)
+    if (p->z != q->z) {
         return p->z < q->z ? -1 : 1;
-    if (p->x != q->x)
+    }
+    if (p->x != q->x) {
         return p->x < q->x ? -1 : 1;
+    }
     return p->member < q->member ? -1 : p->member > q->member;
 }
 
@@ -606,12 +661,14 @@ static bool append_proxy(geo *g, const rill_hlod *p, const float m[16]) {
             memcpy(&nrm[v * 3u], pt->vertices[v].normal, 12);
             c[v] = pt->palette[pt->vertices[v].color];
         }
-        if (ok && pt->index_count)
+        if (ok && pt->index_count) {
             memcpy(ix, pt->indices, (size_t)pt->index_count * 4u);
+        }
         ok = ok && geo_append(g, &one, m);
         geo_free(&one);
-        if (!ok)
+        if (!ok) {
             return false;
+        }
     }
     return true;
 }
@@ -619,18 +676,21 @@ static bool append_proxy(geo *g, const rill_hlod *p, const float m[16]) {
 rill_result rill__hlod_bake_cells(const rill__hlod_member *members, uint32_t n, float cell,
                                   uint32_t triangles, rill_hlod **out, rill_error *err) {
     *out = NULL;
-    if (!triangles)
+    if (!triangles) {
         triangles = RILL_HLOD_DEFAULT_TRIANGLES;
+    }
     if (!(cell > 0.0f)) {
         float widest = 1.0f;
-        for (uint32_t i = 0; i < n; i++)
+        for (uint32_t i = 0; i < n; i++) {
             widest = fmaxf(widest, fmaxf(members[i].box_max[0] - members[i].box_min[0],
                                          members[i].box_max[2] - members[i].box_min[2]));
+        }
         cell = 3.0f * widest;
     }
     cell_key *keys = rill_malloc_tagged(sizeof(cell_key) * (n + 1u), RILL_MEM_FORMATS);
-    if (!keys)
+    if (!keys) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "proxy cells: out of memory");
+    }
     for (uint32_t i = 0; i < n; i++) {
         float cx = 0.5f * (members[i].box_min[0] + members[i].box_max[0]);
         float cz = 0.5f * (members[i].box_min[2] + members[i].box_max[2]);
@@ -638,8 +698,9 @@ rill_result rill__hlod_bake_cells(const rill__hlod_member *members, uint32_t n, 
     }
     qsort(keys, n, sizeof *keys, cmp_cell);
     uint32_t cells = 0;
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         cells += i == 0 || keys[i].x != keys[i - 1].x || keys[i].z != keys[i - 1].z;
+    }
     rill_hlod *h = hlod_new(1, cells);
     rill_result r = h ? RILL_OK : rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
     for (uint32_t i = 0; i < n && r == RILL_OK;) {
@@ -648,15 +709,17 @@ rill_result rill__hlod_bake_cells(const rill__hlod_member *members, uint32_t n, 
         float bmin[3] = {INFINITY, INFINITY, INFINITY}, bmax[3] = {-INFINITY, -INFINITY, -INFINITY};
         for (; j < n && keys[j].x == keys[i].x && keys[j].z == keys[i].z; j++) {
             const rill__hlod_member *m = &members[keys[j].member];
-            if (!append_proxy(&g, m->proxy, m->matrix))
+            if (!append_proxy(&g, m->proxy, m->matrix)) {
                 r = rill_error_set(err, RILL_ERR_LIMIT, "proxy cell too large");
+            }
             for (int k = 0; k < 3; k++) {
                 bmin[k] = fminf(bmin[k], m->box_min[k]);
                 bmax[k] = fmaxf(bmax[k], m->box_max[k]);
             }
         }
-        if (r == RILL_OK && !geo_simplify(&g, triangles))
+        if (r == RILL_OK && !geo_simplify(&g, triangles)) {
             r = rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
+        }
         rill_hlod_part *pt = &h->parts[h->part_count];
         if (r == RILL_OK) {
             h->part_count++;

@@ -49,16 +49,19 @@ rill_result rill_image_alloc(rill_image *out, uint32_t width, uint32_t height, r
                              rill_error *err) {
     memset(out, 0, sizeof(*out));
     uint32_t bpp = rill_pixel_type_bytes(type);
-    if (width == 0 || height == 0 || bpp == 0)
+    if (width == 0 || height == 0 || bpp == 0) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "image: bad size %ux%u or type",
                               width, height);
-    if (width > RILL_IMAGE_MAX_DIM || height > RILL_IMAGE_MAX_DIM)
+    }
+    if (width > RILL_IMAGE_MAX_DIM || height > RILL_IMAGE_MAX_DIM) {
         return rill_error_set(err, RILL_ERR_LIMIT, "image: %ux%u exceeds the %u px limit", width,
                               height, RILL_IMAGE_MAX_DIM);
+    }
     size_t size = (size_t)width * height * bpp;
     out->pixels = rill_calloc_tagged(1, size, RILL_MEM_FORMATS);
-    if (!out->pixels)
+    if (!out->pixels) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "image: out of memory");
+    }
     out->width = width;
     out->height = height;
     out->type = type;
@@ -68,8 +71,9 @@ rill_result rill_image_alloc(rill_image *out, uint32_t width, uint32_t height, r
 }
 
 void rill_image_free(rill_image *img) {
-    if (!img)
+    if (!img) {
         return;
+    }
     rill_free(img->pixels);
     memset(img, 0, sizeof(*img));
 }
@@ -84,14 +88,16 @@ uint32_t rill_image_mip_count(uint32_t width, uint32_t height) {
 }
 
 float rill_srgb_to_linear(float v) {
-    if (v <= 0.04045f)
+    if (v <= 0.04045f) {
         return v / 12.92f;
+    }
     return powf((v + 0.055f) / 1.055f, 2.4f);
 }
 
 float rill_linear_to_srgb(float v) {
-    if (v <= 0.0031308f)
+    if (v <= 0.0031308f) {
         return v * 12.92f;
+    }
     return 1.055f * powf(v, 1.0f / 2.4f) - 0.055f;
 }
 
@@ -101,27 +107,32 @@ uint16_t rill_f32_to_f16(float v) {
     uint32_t sign = (x >> 16) & 0x8000u;
     uint32_t exp = (x >> 23) & 0xffu;
     uint32_t man = x & 0x7fffffu;
-    if (exp == 0xff)
+    if (exp == 0xff) {
         return (uint16_t)(sign | 0x7c00u | (man ? 0x200u : 0u));
+    }
     int e = (int)exp - 127 + 15;
-    if (e >= 31)
+    if (e >= 31) {
         return (uint16_t)(sign | 0x7c00u);
+    }
     if (e <= 0) {
-        if (e < -10)
+        if (e < -10) {
             return (uint16_t)sign;
+        }
         /* Subnormal half: shift the mantissa (with its implicit bit) into place, round to even. */
         man |= 0x800000u;
         uint32_t shift = (uint32_t)(14 - e);
         uint32_t h = man >> shift;
         uint32_t rem = man & ((1u << shift) - 1u), half = 1u << (shift - 1);
-        if (rem > half || (rem == half && (h & 1u)))
+        if (rem > half || (rem == half && (h & 1u))) {
             h++;
+        }
         return (uint16_t)(sign | h);
     }
     uint32_t h = ((uint32_t)e << 10) | (man >> 13);
     uint32_t rem = man & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u)))
+    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) {
         h++; /* may carry into the exponent: ok */
+    }
     return (uint16_t)(sign | h);
 }
 
@@ -168,17 +179,21 @@ rill_result rill_image_check_limits(uint32_t width, uint32_t height, rill_pixel_
  * place both decoders refuse an empty, oversized or unreadable file before stb allocates. */
 static rill_result probe_header(const void *data, size_t size, const char *name, int *w, int *h,
                                 int *n, rill_error *err) {
-    if (!data || size == 0)
+    if (!data || size == 0) {
         return rill_error_set(err, RILL_ERR_PARSE, "%s: empty file", name);
-    if (size > (size_t)INT_MAX)
+    }
+    if (size > (size_t)INT_MAX) {
         return rill_error_set(err, RILL_ERR_LIMIT, "%s: file too large to decode", name);
-    if (!stbi_info_from_memory((const stbi_uc *)data, (int)size, w, h, n))
+    }
+    if (!stbi_info_from_memory((const stbi_uc *)data, (int)size, w, h, n)) {
         return rill_error_set(err, RILL_ERR_PARSE, "%s: not a readable image (%s)", name,
                               stbi_failure_reason());
+    }
     if (*w <= 0 || *h <= 0 || (uint32_t)*w > RILL_IMAGE_MAX_DIM ||
-        (uint32_t)*h > RILL_IMAGE_MAX_DIM)
+        (uint32_t)*h > RILL_IMAGE_MAX_DIM) {
         return rill_error_set(err, RILL_ERR_LIMIT, "%s: %dx%d exceeds the %u px limit", name, *w,
                               *h, RILL_IMAGE_MAX_DIM);
+    }
     return RILL_OK;
 }
 
@@ -187,16 +202,19 @@ rill_result rill_image_load_u16(const void *data, size_t size, const char *name,
                                 rill_error *err) {
     *out_width = *out_height = 0;
     *out_samples = NULL;
-    if (!name)
+    if (!name) {
         name = "<memory>";
+    }
     const stbi_uc *buf = (const stbi_uc *)data;
     int w = 0, h = 0, n = 0;
     rill_result hr = probe_header(data, size, name, &w, &h, &n, err);
-    if (hr != RILL_OK)
+    if (hr != RILL_OK) {
         return hr;
+    }
     rill_result lim = rill_image_check_limits((uint32_t)w, (uint32_t)h, RILL_PIXEL_NONE, name, err);
-    if (lim != RILL_OK)
+    if (lim != RILL_OK) {
         return lim;
+    }
     int w2 = 0, h2 = 0, n2 = 0;
     stbi_us *p = stbi_load_16_from_memory(buf, (int)size, &w2, &h2, &n2, 1);
     if (!p || w2 != w || h2 != h) {
@@ -227,8 +245,9 @@ static void store_decoded(rill_image *out, const void *px, bool hdr, size_t coun
     } else {
         const uint8_t *p = px;
         float *d = out->pixels;
-        for (size_t i = 0; i < count * 4; i++)
+        for (size_t i = 0; i < count * 4; i++) {
             d[i] = (float)p[i] / 255.0f;
+        }
     }
 }
 
@@ -237,26 +256,32 @@ static void store_decoded(rill_image *out, const void *px, bool hdr, size_t coun
 rill_result rill_image_load(const void *data, size_t size, const char *name, rill_pixel_type want,
                             rill_image *out, rill_error *err) {
     memset(out, 0, sizeof(*out));
-    if (!name)
+    if (!name) {
         name = "<memory>";
+    }
     const stbi_uc *buf = (const stbi_uc *)data;
     int w = 0, h = 0, n = 0;
     rill_result hr = probe_header(data, size, name, &w, &h, &n, err);
-    if (hr != RILL_OK)
+    if (hr != RILL_OK) {
         return hr;
+    }
     bool hdr = stbi_is_hdr_from_memory(buf, (int)size) != 0;
-    if (want == RILL_PIXEL_NONE)
+    if (want == RILL_PIXEL_NONE) {
         want = hdr ? RILL_PIXEL_RGBA32F : RILL_PIXEL_RGBA8;
-    if (want != RILL_PIXEL_RGBA8 && want != RILL_PIXEL_RGBA32F)
+    }
+    if (want != RILL_PIXEL_RGBA8 && want != RILL_PIXEL_RGBA32F) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "%s: bad pixel type", name);
+    }
     /* The header's dimensions are all a few bytes of a hostile file need to claim gigabytes, so
      * they are checked against the limits before stb allocates anything. */
     rill_result lim = rill_image_check_limits((uint32_t)w, (uint32_t)h, want, name, err);
-    if (lim != RILL_OK)
+    if (lim != RILL_OK) {
         return lim;
+    }
     rill_result res = rill_image_alloc(out, (uint32_t)w, (uint32_t)h, want, err);
-    if (res != RILL_OK)
+    if (res != RILL_OK) {
         return res;
+    }
     out->source_channels = (uint32_t)n;
     out->source_hdr = hdr;
     int w2 = 0, h2 = 0, n2 = 0;
@@ -284,12 +309,15 @@ typedef struct mip_tap {
 } mip_tap;
 
 static float lanczos2(float x) {
-    if (x < 0)
+    if (x < 0) {
         x = -x;
-    if (x < 1e-6f)
+    }
+    if (x < 1e-6f) {
         return 1.0f;
-    if (x >= 2.0f)
+    }
+    if (x >= 2.0f) {
         return 0.0f;
+    }
     const float pi = 3.14159265358979f;
     return 2.0f * sinf(pi * x) * sinf(pi * x * 0.5f) / (pi * pi * x * x);
 }
@@ -306,23 +334,28 @@ static void mip_taps(int n_src, int n_dst, mip_tap *taps) {
         int lo = RILL_MAX(j0, 0), hi = RILL_MIN(j1, n_src - 1);
         t->first = lo;
         t->count = hi - lo + 1;
-        if (t->count > MIP_MAX_TAPS)
+        if (t->count > MIP_MAX_TAPS) {
             t->count = MIP_MAX_TAPS;
-        for (int k = 0; k < MIP_MAX_TAPS; k++)
+        }
+        for (int k = 0; k < MIP_MAX_TAPS; k++) {
             t->w[k] = 0;
+        }
         float sum = 0;
         for (int j = j0; j <= j1; j++) {
             float w = lanczos2(((float)j + 0.5f - c) / s);
             int jc = RILL_CLAMP(j, lo, hi);
             int k = jc - lo;
-            if (k >= t->count)
+            if (k >= t->count) {
                 k = t->count - 1;
+            }
             t->w[k] += w;
             sum += w;
         }
-        if (sum != 0)
-            for (int k = 0; k < t->count; k++)
+        if (sum != 0) {
+            for (int k = 0; k < t->count; k++) {
                 t->w[k] /= sum;
+            }
+        }
     }
 }
 
@@ -335,23 +368,30 @@ static void mip_to_work(const rill_image *img, rill_mip_usage usage, size_t firs
         float v[4];
         if (img->type == RILL_PIXEL_RGBA8) {
             const uint8_t *p = (const uint8_t *)img->pixels + i * 4;
-            for (int c = 0; c < 4; c++)
+            for (int c = 0; c < 4; c++) {
                 v[c] = (float)p[c] / 255.0f;
-            if (usage == RILL_MIP_COLOR)
-                for (int c = 0; c < 3; c++)
+            }
+            if (usage == RILL_MIP_COLOR) {
+                for (int c = 0; c < 3; c++) {
                     v[c] = srgb_lut[p[c]];
+                }
+            }
         } else {
             memcpy(v, (const float *)img->pixels + i * 4, 16);
-            if (usage == RILL_MIP_COLOR)
-                for (int c = 0; c < 3; c++)
+            if (usage == RILL_MIP_COLOR) {
+                for (int c = 0; c < 3; c++) {
                     v[c] = rill_srgb_to_linear(RILL_CLAMP(v[c], 0.0f, 1.0f));
+                }
+            }
         }
         if (usage == RILL_MIP_COLOR) {
-            for (int c = 0; c < 3; c++)
+            for (int c = 0; c < 3; c++) {
                 v[c] *= v[3];
+            }
         } else if (usage == RILL_MIP_NORMAL) {
-            for (int c = 0; c < 3; c++)
+            for (int c = 0; c < 3; c++) {
                 v[c] = v[c] * 2.0f - 1.0f;
+            }
         }
         memcpy(w + j * 4, v, 16);
     }
@@ -374,27 +414,32 @@ static void mip_from_work(const float *w, rill_mip_usage usage, rill_image *img,
         } else if (usage == RILL_MIP_NORMAL) {
             float len = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
             if (len > 1e-6f) {
-                for (int c = 0; c < 3; c++)
+                for (int c = 0; c < 3; c++) {
                     v[c] /= len;
+                }
             } else {
                 v[0] = v[1] = 0.0f;
                 v[2] = 1.0f;
             }
-            for (int c = 0; c < 3; c++)
+            for (int c = 0; c < 3; c++) {
                 v[c] = v[c] * 0.5f + 0.5f;
+            }
             v[3] = RILL_CLAMP(v[3], 0.0f, 1.0f);
         } else if (img->type == RILL_PIXEL_RGBA8) {
-            for (int c = 0; c < 4; c++)
+            for (int c = 0; c < 4; c++) {
                 v[c] = RILL_CLAMP(v[c], 0.0f, 1.0f);
+            }
         } else {
             /* HDR data: the filter's small negative lobes must not make values negative. */
-            for (int c = 0; c < 4; c++)
+            for (int c = 0; c < 4; c++) {
                 v[c] = v[c] < 0.0f ? 0.0f : v[c];
+            }
         }
         if (img->type == RILL_PIXEL_RGBA8) {
             uint8_t *p = (uint8_t *)img->pixels + i * 4;
-            for (int c = 0; c < 4; c++)
+            for (int c = 0; c < 4; c++) {
                 p[c] = (uint8_t)(RILL_CLAMP(v[c], 0.0f, 1.0f) * 255.0f + 0.5f);
+            }
         } else {
             memcpy((float *)img->pixels + i * 4, v, 16);
         }
@@ -413,8 +458,9 @@ typedef struct mip_source {
 } mip_source;
 
 static const float *mip_source_row(const mip_source *src, int sw, int y) {
-    if (src->level)
+    if (src->level) {
         return src->level + (size_t)y * sw * 4;
+    }
     mip_to_work(src->base, src->usage, (size_t)y * sw, (size_t)sw, src->row, src->srgb_lut);
     return src->row;
 }
@@ -423,8 +469,9 @@ static const float *mip_source_row(const mip_source *src, int sw, int y) {
  * pixels), then columns into dst. An axis that keeps its size is copied. */
 static void mip_downsample(const mip_source *src, int sw, int sh, float *dst, int dw, int dh,
                            float *tmp, mip_tap *taps) {
-    if (dw < sw)
+    if (dw < sw) {
         mip_taps(sw, dw, taps);
+    }
     for (int y = 0; y < sh; y++) {
         const float *row = mip_source_row(src, sw, y);
         float *o = tmp + (size_t)y * dw * 4;
@@ -437,8 +484,9 @@ static void mip_downsample(const mip_source *src, int sw, int sh, float *dst, in
             float acc[4] = {0, 0, 0, 0};
             for (int k = 0; k < t->count; k++) {
                 const float *p = row + (size_t)(t->first + k) * 4;
-                for (int c = 0; c < 4; c++)
+                for (int c = 0; c < 4; c++) {
                     acc[c] += t->w[k] * p[c];
+                }
             }
             memcpy(o + (size_t)x * 4, acc, 16);
         }
@@ -451,28 +499,32 @@ static void mip_downsample(const mip_source *src, int sw, int sh, float *dst, in
     for (int y = 0; y < dh; y++) {
         const mip_tap *t = &taps[y];
         float *o = dst + (size_t)y * dw * 4;
-        for (int x = 0; x < dw * 4; x++)
+        for (int x = 0; x < dw * 4; x++) {
             o[x] = 0;
+        }
         for (int k = 0; k < t->count; k++) {
             const float *row = tmp + (size_t)(t->first + k) * dw * 4;
             float w = t->w[k];
-            for (int x = 0; x < dw * 4; x++)
+            for (int x = 0; x < dw * 4; x++) {
                 o[x] += w * row[x];
+            }
         }
     }
 }
 
 static float mip_alpha_at(const rill_image *img, size_t i) {
-    if (img->type == RILL_PIXEL_RGBA8)
+    if (img->type == RILL_PIXEL_RGBA8) {
         return (float)((const uint8_t *)img->pixels)[i * 4 + 3] / 255.0f;
+    }
     return ((const float *)img->pixels)[i * 4 + 3];
 }
 
 /* Fraction of texels whose alpha, scaled by `scale`, passes the cutoff. */
 static float mip_coverage(const rill_image *img, float cutoff, float scale) {
     size_t n = (size_t)img->width * img->height, pass = 0;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         pass += mip_alpha_at(img, i) * scale >= cutoff;
+    }
     return (float)pass / (float)n;
 }
 
@@ -480,30 +532,35 @@ static float mip_coverage(const rill_image *img, float cutoff, float scale) {
  * coverage only grows with it). */
 static void mip_keep_coverage(rill_image *img, float cutoff, float target) {
     float lo = 0.0f, hi = 4.0f;
-    while (hi < 256.0f && mip_coverage(img, cutoff, hi) < target)
+    while (hi < 256.0f && mip_coverage(img, cutoff, hi) < target) {
         hi *= 2.0f;
+    }
     for (int it = 0; it < 20; it++) {
         float mid = 0.5f * (lo + hi);
-        if (mip_coverage(img, cutoff, mid) < target)
+        if (mip_coverage(img, cutoff, mid) < target) {
             lo = mid;
-        else
+        } else {
             hi = mid;
+        }
     }
     size_t n = (size_t)img->width * img->height;
     for (size_t i = 0; i < n; i++) {
         float a = RILL_CLAMP(mip_alpha_at(img, i) * hi, 0.0f, 1.0f);
-        if (img->type == RILL_PIXEL_RGBA8)
+        if (img->type == RILL_PIXEL_RGBA8) {
             ((uint8_t *)img->pixels)[i * 4 + 3] = (uint8_t)(a * 255.0f + 0.5f);
-        else
+        } else {
             ((float *)img->pixels)[i * 4 + 3] = a;
+        }
     }
 }
 
 void rill_mip_chain_free(rill_mip_chain *chain) {
-    if (!chain)
+    if (!chain) {
         return;
-    for (uint32_t i = 0; i < chain->count && i < RILL_IMAGE_MAX_LEVELS; i++)
+    }
+    for (uint32_t i = 0; i < chain->count && i < RILL_IMAGE_MAX_LEVELS; i++) {
         rill_image_free(&chain->levels[i]);
+    }
     chain->count = 0;
 }
 
@@ -516,14 +573,17 @@ rill_result rill_image_build_mips(const rill_image *base, const rill_mip_desc *d
     memset(out, 0, sizeof(*out));
     rill_mip_desc d = desc ? *desc : (rill_mip_desc){0};
     if (!base || !base->pixels || base->width == 0 || base->height == 0 ||
-        rill_pixel_type_bytes(base->type) == 0 || d.usage >= RILL_MIP_USAGE_NUM)
+        rill_pixel_type_bytes(base->type) == 0 || d.usage >= RILL_MIP_USAGE_NUM) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "mips: bad base image or desc");
-    if (base->width > RILL_IMAGE_MAX_DIM || base->height > RILL_IMAGE_MAX_DIM)
+    }
+    if (base->width > RILL_IMAGE_MAX_DIM || base->height > RILL_IMAGE_MAX_DIM) {
         return rill_error_set(err, RILL_ERR_LIMIT, "mips: %ux%u exceeds the %u px limit",
                               base->width, base->height, RILL_IMAGE_MAX_DIM);
+    }
     uint32_t levels = rill_image_mip_count(base->width, base->height);
-    if (d.max_levels && d.max_levels < levels)
+    if (d.max_levels && d.max_levels < levels) {
         levels = d.max_levels;
+    }
 
     /* Working space: level 1 and level 2 in float (they alternate for the levels below), the
      * horizontal pass of a level (at most level 1's width times the base height), one base row. */
@@ -541,12 +601,14 @@ rill_result rill_image_build_mips(const rill_image *base, const rill_mip_desc *d
         goto fail;
     }
     float srgb_lut[256];
-    for (int i = 0; i < 256; i++)
+    for (int i = 0; i < 256; i++) {
         srgb_lut[i] = rill_srgb_to_linear((float)i / 255.0f);
+    }
 
     res = rill_image_alloc(&out->levels[0], base->width, base->height, base->type, err);
-    if (res != RILL_OK)
+    if (res != RILL_OK) {
         goto fail;
+    }
     out->count = 1;
     if (d.usage == RILL_MIP_NORMAL) {
         /* Normal maps are renormalized on level 0 too, row by row. */
@@ -561,8 +623,9 @@ rill_result rill_image_build_mips(const rill_image *base, const rill_mip_desc *d
     }
     /* Alpha-test coverage of level 0, kept on every level when asked for (-1: off). */
     float coverage = -1.0f;
-    if (d.alpha_cutoff > 0.0f && d.alpha_cutoff < 1.0f && d.usage != RILL_MIP_NORMAL)
+    if (d.alpha_cutoff > 0.0f && d.alpha_cutoff < 1.0f && d.usage != RILL_MIP_NORMAL) {
         coverage = mip_coverage(&out->levels[0], d.alpha_cutoff, 1.0f);
+    }
     mip_source src = {NULL, base, d.usage, srgb_lut, row};
     uint32_t w = base->width, h = base->height;
     for (uint32_t lv = 1; lv < levels; lv++) {
@@ -574,12 +637,14 @@ rill_result rill_image_build_mips(const rill_image *base, const rill_mip_desc *d
         w = nw;
         h = nh;
         res = rill_image_alloc(&out->levels[lv], w, h, base->type, err);
-        if (res != RILL_OK)
+        if (res != RILL_OK) {
             goto fail;
+        }
         out->count = lv + 1;
         mip_from_work(dst, d.usage, &out->levels[lv], 0, (size_t)w * h);
-        if (coverage >= 0.0f)
+        if (coverage >= 0.0f) {
             mip_keep_coverage(&out->levels[lv], d.alpha_cutoff, coverage);
+        }
     }
     for (uint32_t lv = 0; lv < out->count; lv++) {
         out->levels[lv].source_channels = base->source_channels;

@@ -7,37 +7,44 @@
 
 /* AUTO usage from the file name: "*normal*", "*_n", "*_nrm" (before the extension) are normals. */
 static bool name_says_normal(const char *name) {
-    if (!name)
+    if (!name) {
         return false;
+    }
     const char *base = rill_path_basename(name);
     char low[256];
     size_t n = 0;
-    for (; base[n] && n < sizeof(low) - 1; n++)
+    for (; base[n] && n < sizeof(low) - 1; n++) {
         low[n] = (char)tolower((unsigned char)base[n]);
+    }
     low[n] = 0;
-    if (strstr(low, "normal"))
+    if (strstr(low, "normal")) {
         return true;
+    }
     char *dot = strrchr(low, '.');
-    if (dot)
+    if (dot) {
         *dot = 0;
+    }
     size_t len = strlen(low);
     return (len > 2 && strcmp(low + len - 2, "_n") == 0) ||
            (len > 4 && strcmp(low + len - 4, "_nrm") == 0);
 }
 
 static rill_result convert_type(rill_image *img, rill_pixel_type to, rill_error *err) {
-    if (img->type == to)
+    if (img->type == to) {
         return RILL_OK;
+    }
     rill_image out;
     rill_result res = rill_image_alloc(&out, img->width, img->height, to, err);
-    if (res != RILL_OK)
+    if (res != RILL_OK) {
         return res;
+    }
     size_t n = (size_t)img->width * img->height * 4;
     if (to == RILL_PIXEL_RGBA32F) {
         const uint8_t *s = img->pixels;
         float *d = out.pixels;
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < n; i++) {
             d[i] = (float)s[i] / 255.0f;
+        }
     } else {
         const float *s = img->pixels;
         uint8_t *d = out.pixels;
@@ -78,12 +85,14 @@ static rill_result encode_level(rill_tex_format format, const rill_image *L,
                                 size_t size, rill_error *err) {
     const uint32_t band_blocks = 16;
     uint32_t block_rows = (L->height + 3) / 4;
-    if (!jobs || block_rows <= band_blocks)
+    if (!jobs || block_rows <= band_blocks) {
         return rill_bc_encode_image(format, L->pixels, L->width, L->height, 0, bc7, dst, size, err);
+    }
     uint32_t bands = (block_rows + band_blocks - 1) / band_blocks;
     encode_band *b = rill_calloc_tagged(bands, sizeof(*b), RILL_MEM_FORMATS);
-    if (!b)
+    if (!b) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "encode: out of memory");
+    }
     uint64_t row_bytes = 0;
     rill_tex_level_size(format, L->width, 4, &row_bytes); /* one row of blocks */
     rill_counter counter = {0};
@@ -101,16 +110,19 @@ static rill_result encode_level(rill_tex_format format, const rill_image *L,
     }
     rill_jobs_wait(jobs, &counter);
     rill_result res = RILL_OK;
-    for (uint32_t i = 0; i < bands && res == RILL_OK; i++)
-        if (b[i].res != RILL_OK)
+    for (uint32_t i = 0; i < bands && res == RILL_OK; i++) {
+        if (b[i].res != RILL_OK) {
             res = rill_error_set(err, b[i].res, "encode: band %u failed", i);
+        }
+    }
     rill_free(b);
     return res;
 }
 
 static bool usage_allows(rill_tex_usage usage, rill_tex_format format) {
-    if (usage == RILL_TEX_USAGE_HDR)
+    if (usage == RILL_TEX_USAGE_HDR) {
         return format == RILL_TEX_FORMAT_RGBA16F;
+    }
     return format == RILL_TEX_FORMAT_RGBA8 || format == RILL_TEX_FORMAT_BC1 ||
            format == RILL_TEX_FORMAT_BC4 || format == RILL_TEX_FORMAT_BC5 ||
            format == RILL_TEX_FORMAT_BC7;
@@ -124,29 +136,33 @@ rill_result rill_rmip_convert(const void *image_data, size_t image_size, const c
     }
     *out_data = NULL;
     *out_size = 0;
-    if (!name)
+    if (!name) {
         name = "<memory>";
+    }
     rill_rmip_convert_desc d = desc ? *desc : (rill_rmip_convert_desc){0};
-    if (d.usage >= RILL_TEX_USAGE_NUM)
+    if (d.usage >= RILL_TEX_USAGE_NUM) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "%s: bad usage", name);
+    }
     rill_image img;
     rill_result res = rill_image_load(image_data, image_size, name, RILL_PIXEL_NONE, &img, err);
-    if (res != RILL_OK)
+    if (res != RILL_OK) {
         return res;
+    }
     rill_mip_chain chain;
     memset(&chain, 0, sizeof(chain));
     uint8_t *encoded[RILL_RMIP_MAX_LEVELS] = {0};
 
     rill_tex_usage usage = d.usage;
     if (usage == RILL_TEX_USAGE_AUTO) {
-        if (img.source_hdr)
+        if (img.source_hdr) {
             usage = RILL_TEX_USAGE_HDR;
-        else if (img.source_channels == 1)
+        } else if (img.source_channels == 1) {
             usage = RILL_TEX_USAGE_SINGLE;
-        else if (name_says_normal(name))
+        } else if (name_says_normal(name)) {
             usage = RILL_TEX_USAGE_NORMAL;
-        else
+        } else {
             usage = RILL_TEX_USAGE_COLOR;
+        }
     }
     rill_tex_format format = d.format;
     if (format == RILL_TEX_FORMAT_NONE) {
@@ -163,8 +179,9 @@ rill_result rill_rmip_convert(const void *image_data, size_t image_size, const c
     }
     res = convert_type(&img, usage == RILL_TEX_USAGE_HDR ? RILL_PIXEL_RGBA32F : RILL_PIXEL_RGBA8,
                        err);
-    if (res != RILL_OK)
+    if (res != RILL_OK) {
         goto done;
+    }
 
     rill_mip_desc md = {0};
     md.usage = usage == RILL_TEX_USAGE_COLOR    ? RILL_MIP_COLOR
@@ -173,8 +190,9 @@ rill_result rill_rmip_convert(const void *image_data, size_t image_size, const c
     md.max_levels = d.no_mips ? 1 : 0;
     md.alpha_cutoff = d.alpha_cutoff;
     res = rill_image_build_mips(&img, &md, &chain, err);
-    if (res != RILL_OK)
+    if (res != RILL_OK) {
         goto done;
+    }
 
     rill_rmip_write_desc wd;
     memset(&wd, 0, sizeof(wd));
@@ -183,17 +201,20 @@ rill_result rill_rmip_convert(const void *image_data, size_t image_size, const c
     wd.width = img.width;
     wd.height = img.height;
     wd.level_count = chain.count;
-    if (usage == RILL_TEX_USAGE_NORMAL)
+    if (usage == RILL_TEX_USAGE_NORMAL) {
         wd.flags |= RILL_RMIP_FLAG_NORMAL_MAP;
-    if (usage == RILL_TEX_USAGE_HDR)
+    }
+    if (usage == RILL_TEX_USAGE_HDR) {
         wd.flags |= RILL_RMIP_FLAG_HDR;
+    }
     if (img.type == RILL_PIXEL_RGBA8) {
         const uint8_t *p = img.pixels;
-        for (size_t i = 0; i < (size_t)img.width * img.height; i++)
+        for (size_t i = 0; i < (size_t)img.width * img.height; i++) {
             if (p[i * 4 + 3] != 255) {
                 wd.flags |= RILL_RMIP_FLAG_HAS_ALPHA;
                 break;
             }
+        }
     }
     for (uint32_t lv = 0; lv < chain.count; lv++) {
         const rill_image *L = &chain.levels[lv];
@@ -209,22 +230,26 @@ rill_result rill_rmip_convert(const void *image_data, size_t image_size, const c
         } else if (format == RILL_TEX_FORMAT_RGBA16F) {
             const float *f = L->pixels;
             uint16_t *h = (uint16_t *)encoded[lv];
-            for (size_t i = 0; i < (size_t)L->width * L->height * 4; i++)
+            for (size_t i = 0; i < (size_t)L->width * L->height * 4; i++) {
                 h[i] = rill_f32_to_f16(f[i]);
+            }
         } else {
             res = encode_level(format, L, &d.bc7, d.jobs, encoded[lv], (size_t)size, err);
-            if (res != RILL_OK)
+            if (res != RILL_OK) {
                 goto done;
+            }
         }
         wd.level_data[lv] = encoded[lv];
         wd.level_size[lv] = (size_t)size;
     }
     res = rill_rmip_write(&wd, out_data, out_size, err);
-    if (res == RILL_OK && out_usage)
+    if (res == RILL_OK && out_usage) {
         *out_usage = usage;
+    }
 done:
-    for (uint32_t lv = 0; lv < RILL_RMIP_MAX_LEVELS; lv++)
+    for (uint32_t lv = 0; lv < RILL_RMIP_MAX_LEVELS; lv++) {
         rill_free(encoded[lv]);
+    }
     rill_mip_chain_free(&chain);
     rill_image_free(&img);
     return res;

@@ -130,15 +130,18 @@ rill_result rill_rmip_cube_from_equirect(const rill_image *equirect, uint32_t fa
     *out_data = NULL;
     *out_size = 0;
     if (!equirect || equirect->type != RILL_PIXEL_RGBA32F || !equirect->pixels ||
-        equirect->width < RILL_ENV_IMAGE_MIN_WIDTH || equirect->height < RILL_ENV_IMAGE_MIN_HEIGHT)
+        equirect->width < RILL_ENV_IMAGE_MIN_WIDTH ||
+        equirect->height < RILL_ENV_IMAGE_MIN_HEIGHT) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "rmip cube: needs an RGBA32F image of at least %ux%u",
                               RILL_ENV_IMAGE_MIN_WIDTH, RILL_ENV_IMAGE_MIN_HEIGHT);
+    }
     uint32_t n = face ? face : auto_face(equirect->width);
-    if (!pow2(n) || n < RILL_RMIP_MIN_FACE || n > RILL_RMIP_MAX_FACE)
+    if (!pow2(n) || n < RILL_RMIP_MIN_FACE || n > RILL_RMIP_MAX_FACE) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "rmip cube: face size %u (a power of two, %u to %u)", n,
                               RILL_RMIP_MIN_FACE, RILL_RMIP_MAX_FACE);
+    }
     uint32_t levels = rill_image_mip_count(n, n);
     size_t texels = (size_t)6 * n * n;
     float *cur = rill_malloc_tagged(texels * 4 * sizeof(float), RILL_MEM_FORMATS);
@@ -182,19 +185,22 @@ done:
 
 rill_result rill_rmip_cube_read(const void *data, size_t size, const char *name, rill_tex_data *out,
                                 rill_error *err) {
-    if (!name)
+    if (!name) {
         name = "<memory>";
+    }
     rill_result res = rill_rmip_read(data, size, name, out, err);
-    if (res != RILL_OK)
+    if (res != RILL_OK) {
         return res;
+    }
     const char *why = NULL;
-    if (out->faces != 6)
+    if (out->faces != 6) {
         why = "not a cube map (a version-4 file with the CUBE flag)";
-    else if (out->format != RILL_TEX_FORMAT_RGBA16F)
+    } else if (out->format != RILL_TEX_FORMAT_RGBA16F) {
         why = "a cube map must be RGBA16F";
-    else if (!pow2(out->width) || out->width < RILL_RMIP_MIN_FACE ||
-             out->width > RILL_RMIP_MAX_FACE)
+    } else if (!pow2(out->width) || out->width < RILL_RMIP_MIN_FACE ||
+               out->width > RILL_RMIP_MAX_FACE) {
         why = "cube faces must be a power of two from 4 to 4096 pixels";
+    }
     if (why) {
         res = rill_error_set(err, RILL_ERR_UNSUPPORTED, "%s: %s (%ux%u %s)", name, why, out->width,
                              out->height, rill_tex_format_name(out->format));
@@ -227,16 +233,18 @@ rill_result rill_rmip_cube_to_equirect(const rill_tex_data *cube, rill_image *ou
                                        rill_error *err) {
     memset(out, 0, sizeof(*out));
     if (!cube || cube->faces != 6 || cube->format != RILL_TEX_FORMAT_RGBA16F ||
-        cube->level_count == 0)
+        cube->level_count == 0) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rmip cube: not an RGBA16F cube");
+    }
     uint32_t l = 0;
     while (l + 1 < cube->level_count && cube->levels[l].width > RILL_RMIP_EQUIRECT_FACE) {
         l++;
     }
     const rill_tex_level *lv = &cube->levels[l];
     uint32_t n = lv->width;
-    if (lv->height != n || lv->size != (size_t)6 * n * n * 8)
+    if (lv->height != n || lv->size != (size_t)6 * n * n * 8) {
         return rill_error_set(err, RILL_ERR_CORRUPT, "rmip cube: level %u is not six faces", l);
+    }
     RILL_TRY(rill_image_alloc(out, 4u * n, 2u * n, RILL_PIXEL_RGBA32F, err));
     const uint16_t *faces = (const uint16_t *)lv->data;
     float *px = out->pixels;

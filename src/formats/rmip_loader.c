@@ -22,18 +22,21 @@ rill_result rill_rmip_load(const rill_asset_load_ctx *ctx, void **out_payload, s
     bool low = strcmp(label, "low") == 0;
     char name[RILL_VFS_PATH_MAX + 16];
     snprintf(name, sizeof(name), "%s%s%s", ctx->path, label[0] ? "#" : "", label);
-    if (label[0] && !low)
+    if (label[0] && !low) {
         return rill_error_set(err, RILL_ERR_NOT_FOUND, "%s: unknown sub-asset (only #low)", name);
+    }
     rill_tex_data *tex = rill_calloc_tagged(1, sizeof(*tex), RILL_MEM_FORMATS);
-    if (!tex)
+    if (!tex) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", name);
+    }
     rill_result res;
     uint8_t *buf = NULL;
     if (!low) {
         size_t size = 0;
         res = rill_vfs_read_all(ctx->vfs, ctx->path, &buf, &size, err);
-        if (res == RILL_OK)
+        if (res == RILL_OK) {
             res = rill_rmip_read(buf, size, name, tex, err);
+        }
     } else {
         int64_t file_size = rill_vfs_size(ctx->vfs, ctx->path);
         if (file_size < 0) {
@@ -43,12 +46,14 @@ rill_result rill_rmip_load(const rill_asset_load_ctx *ctx, void **out_payload, s
         uint8_t prefix[RILL_RMIP_PREFIX_MAX];
         size_t prefix_size = (size_t)RILL_MIN((uint64_t)file_size, (uint64_t)RILL_RMIP_PREFIX_MAX);
         res = rill_vfs_read_range(ctx->vfs, ctx->path, 0, prefix_size, prefix, err);
-        if (res != RILL_OK)
+        if (res != RILL_OK) {
             goto done;
+        }
         rill_rmip_info info;
         res = rill_rmip_parse(prefix, prefix_size, (uint64_t)file_size, name, &info, err);
-        if (res != RILL_OK)
+        if (res != RILL_OK) {
             goto done;
+        }
         rill_rmip_range range;
         rill_rmip_low_range(&info, &range);
         /* parse checked every level against the file size, so the range fits in memory terms of
@@ -59,17 +64,19 @@ rill_result rill_rmip_load(const rill_asset_load_ctx *ctx, void **out_payload, s
             goto done;
         }
         res = rill_vfs_read_range(ctx->vfs, ctx->path, range.offset, (size_t)range.size, buf, err);
-        if (res == RILL_OK)
+        if (res == RILL_OK) {
             res = rill_rmip_texture_from_range(&info, &range, buf, (size_t)range.size, name, tex,
                                                err);
+        }
     }
 done:
     rill_free(buf);
-    if (res == RILL_OK && tex->faces == 6)
+    if (res == RILL_OK && tex->faces == 6) {
         res = rill_error_set(err, RILL_ERR_UNSUPPORTED,
                              "%s: a cube map (for a Skybox, EnvironmentMapLight or "
                              "ReflectionProbeSource), not a texture",
                              name);
+    }
     if (res != RILL_OK) {
         rill_tex_data_free(tex);
         rill_free(tex);

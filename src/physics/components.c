@@ -80,8 +80,9 @@ static rill_component register_body(rill_world *world) {
 
 rill_physics_components rill_physics_register(rill_world *world) {
     rill_physics_components out = {0};
-    if (!world)
+    if (!world) {
         return out;
+    }
     out.collider = register_collider(world);
     out.rigid_body = register_body(world);
     return out;

@@ -20,10 +20,12 @@ void rill_physics_contact_events(rill_world *world, rill_event *out_begin, rill_
         e = rill_world_register_event(world, RILL_PHYSICS_CONTACT_END_EVENT,
                                       sizeof(rill_physics_contact));
     }
-    if (out_begin)
+    if (out_begin) {
         *out_begin = b;
-    if (out_end)
+    }
+    if (out_end) {
         *out_end = e;
+    }
 }
 
 uint32_t rill_physics_touching_count(const rill_physics *phys) {
@@ -43,8 +45,9 @@ void rill__phys_touch_begin_step(rill_physics *phys) {
 void rill__phys_touch_note(rill_physics *phys, uint32_t ca, uint32_t cb, const dContactGeom *g) {
     const phys_collider *c1 = rill__phys_collider_get(phys, ca);
     const phys_collider *c2 = rill__phys_collider_get(phys, cb);
-    if (!c1 || !c2 || !c1->entity || !c2->entity || c1->entity == c2->entity)
+    if (!c1 || !c2 || !c1->entity || !c2->entity || c1->entity == c2->entity) {
         return;
+    }
     uint64_t key = pair_key(c1->entity, c2->entity), at;
     if (rill_map_get(&phys->touch_index, key, &at)) {
         phys->touching.data[at - 1].seen = phys->touch_stamp;
@@ -64,10 +67,12 @@ void rill__phys_touch_note(rill_physics *phys, uint32_t ca, uint32_t cb, const d
         t.c.point[k] = (float)g->pos[k];
         t.c.normal[k] = (float)g->normal[k];
     }
-    if (!rill_array_push(&phys->touching, t))
+    if (!rill_array_push(&phys->touching, t)) {
         return; /* out of memory: the pair is noted at a later step */
-    if (!rill_map_set(&phys->touch_index, key, phys->touching.len))
+    }
+    if (!rill_map_set(&phys->touch_index, key, phys->touching.len)) {
         phys->touching.len--;
+    }
 }
 
 /* Whether collider id is gone or belongs to another entity now. */
@@ -87,20 +92,24 @@ static bool near_boxes(const rill_physics *phys, uint32_t ca, uint32_t cb) {
     dReal a[6], b[6];
     dGeomGetAABB(rill__phys_collider_get(phys, ca)->geom, a);
     dGeomGetAABB(rill__phys_collider_get(phys, cb)->geom, b);
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 3; k++) {
         if (a[2 * k] > b[2 * k + 1] + PHYS_TOUCH_MARGIN ||
-            b[2 * k] > a[2 * k + 1] + PHYS_TOUCH_MARGIN)
+            b[2 * k] > a[2 * k + 1] + PHYS_TOUCH_MARGIN) {
             return false;
+        }
+    }
     return true;
 }
 
 /* Whether an unseen pair still touches: both colliders live, and either nothing awake moves them
  * or they parted only just and by little (a hop). */
 static bool held(const rill_physics *phys, const phys_touch *t) {
-    if (collider_gone(phys, t->ca, t->c.a) || collider_gone(phys, t->cb, t->c.b))
+    if (collider_gone(phys, t->ca, t->c.a) || collider_gone(phys, t->cb, t->c.b)) {
         return false;
-    if (resting(phys, t->ca) && resting(phys, t->cb))
+    }
+    if (resting(phys, t->ca) && resting(phys, t->cb)) {
         return true;
+    }
     return phys->touch_stamp - t->seen < PHYS_TOUCH_GRACE && near_boxes(phys, t->ca, t->cb);
 }
 
@@ -117,16 +126,19 @@ void rill__phys_touch_end_step(rill_physics *phys) {
             moved = true;
             continue;
         }
-        if (w != i)
+        if (w != i) {
             moved = true;
+        }
         phys->touching.data[w++] = *t;
     }
     phys->touching.len = w;
-    if (!moved)
+    if (!moved) {
         return;
+    }
     rill_map_clear(&phys->touch_index);
-    for (uint32_t i = 0; i < w; i++)
+    for (uint32_t i = 0; i < w; i++) {
         rill_map_set(&phys->touch_index, phys->touching.data[i].key, i + 1u);
+    }
 }
 
 void rill__phys_touch_free(rill_physics *phys) {

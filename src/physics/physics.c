@@ -64,8 +64,9 @@ static void ode_release(void) {
 
 bool rill__phys_finite(const float *v, uint32_t n) {
     for (uint32_t i = 0; i < n; i++) {
-        if (!isfinite(v[i]))
+        if (!isfinite(v[i])) {
             return false;
+        }
     }
     return true;
 }
@@ -124,8 +125,9 @@ void rill__phys_decompose(const float m[16], float pos[3], float rot[4], float s
             sqrtf(m[i * 4] * m[i * 4] + m[i * 4 + 1] * m[i * 4 + 1] + m[i * 4 + 2] * m[i * 4 + 2]);
         scale[i] = len;
         float inv = len > 0.0f ? 1.0f / len : 0.0f;
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 3; k++) {
             c[i][k] = m[i * 4 + k] * inv;
+        }
     }
     pos[0] = m[12];
     pos[1] = m[13];
@@ -137,8 +139,9 @@ void rill__phys_decompose(const float m[16], float pos[3], float rot[4], float s
 
 uint32_t rill__phys_collider_alloc(rill_physics *phys) {
     uint32_t id = rill_pool_alloc(&phys->collider_pool);
-    if (id == 0)
+    if (id == 0) {
         return 0;
+    }
     int32_t slot = rill_pool_index(&phys->collider_pool, id);
     memset(&phys->colliders[slot], 0, sizeof phys->colliders[slot]);
     return id;
@@ -151,13 +154,16 @@ phys_collider *rill__phys_collider_get(const rill_physics *phys, uint32_t id) {
 
 void rill__phys_collider_free(rill_physics *phys, uint32_t id) {
     phys_collider *c = rill__phys_collider_get(phys, id);
-    if (!c)
+    if (!c) {
         return;
-    if (c->geom)
+    }
+    if (c->geom) {
         dGeomDestroy(c->geom);
+    }
     phys_shape *s = c->shape_id ? rill__phys_shape_get(phys, c->shape_id) : NULL;
-    if (s && s->users > 0)
+    if (s && s->users > 0) {
         s->users--;
+    }
     if (c->body) {
         dBodyDestroy(c->body);
         phys->body_count--;
@@ -189,16 +195,21 @@ rill_physics_desc rill_physics_query_defaults(void) {
 static rill_physics_desc resolve_desc(const rill_physics_desc *in) {
     rill_physics_desc d = rill_physics_query_defaults();
     d.world = in->world;
-    if (in->gravity_set)
+    if (in->gravity_set) {
         memcpy(d.gravity, in->gravity, sizeof d.gravity);
-    if (in->solver_iterations)
+    }
+    if (in->solver_iterations) {
         d.solver_iterations = in->solver_iterations;
-    if (in->max_colliders)
+    }
+    if (in->max_colliders) {
         d.max_colliders = in->max_colliders;
-    if (in->max_contacts)
+    }
+    if (in->max_contacts) {
         d.max_contacts = in->max_contacts;
-    if (in->max_step_contacts)
+    }
+    if (in->max_step_contacts) {
         d.max_step_contacts = in->max_step_contacts;
+    }
     d.no_sleep = in->no_sleep;
     return d;
 }
@@ -290,14 +301,17 @@ rill_physics *rill_physics_create(const rill_physics_desc *desc, rill_error *err
 }
 
 void rill_physics_destroy(rill_physics *phys) {
-    if (!phys)
+    if (!phys) {
         return;
+    }
     for (uint32_t slot = 0; slot < phys->desc.max_colliders; slot++) {
         phys_collider *c = &phys->colliders[slot];
-        if (c->geom)
+        if (c->geom) {
             dGeomDestroy(c->geom);
-        if (c->body)
+        }
+        if (c->body) {
             dBodyDestroy(c->body);
+        }
     }
     for (uint32_t slot = 0; slot < phys->desc.max_colliders; slot++) {
         rill__physics_shape_release(&phys->shapes[slot]);
@@ -346,13 +360,16 @@ static void contact_surface(const phys_collider *a, const phys_collider *b, dSur
 static void near_callback(void *user, dGeomID o1, dGeomID o2) {
     rill_physics *phys = user;
     dBodyID b1 = dGeomGetBody(o1), b2 = dGeomGetBody(o2);
-    if (!b1 && !b2)
+    if (!b1 && !b2) {
         return;
-    if (b1 && b2 && dAreConnectedExcluding(b1, b2, dJointTypeContact))
+    }
+    if (b1 && b2 && dAreConnectedExcluding(b1, b2, dJointTypeContact)) {
         return;
+    }
     bool k1 = !b1 || dBodyIsKinematic(b1), k2 = !b2 || dBodyIsKinematic(b2);
-    if (k1 && k2)
+    if (k1 && k2) {
         return; /* neither side can move in response */
+    }
     /* The step's contact budget: bodies piled at one point touch pairwise, so their contacts (and
      * ODE's solver time and memory, which follow them) would grow with the square of their
      * number. Past the budget a pair is not even tested: the cost of a pair is then one call. */
@@ -363,8 +380,9 @@ static void near_callback(void *user, dGeomID o1, dGeomID o2) {
     }
     int cap = (int)RILL_MIN(phys->desc.max_contacts, room);
     int n = dCollide(o1, o2, cap, phys->contact_scratch, sizeof(dContactGeom));
-    if (n <= 0)
+    if (n <= 0) {
         return;
+    }
     uint32_t id1 = (uint32_t)(uintptr_t)dGeomGetData(o1),
              id2 = (uint32_t)(uintptr_t)dGeomGetData(o2);
     const phys_collider *c1 = rill__phys_collider_get(phys, id1);
@@ -381,14 +399,16 @@ static void near_callback(void *user, dGeomID o1, dGeomID o2) {
 }
 
 void rill_physics_sync(rill_physics *phys) {
-    if (!phys)
+    if (!phys) {
         return;
+    }
     rill__phys_sync_components(phys);
 }
 
 void rill_physics_step(rill_physics *phys, double dt) {
-    if (!phys)
+    if (!phys) {
         return;
+    }
     uint64_t t0 = rill_time_ns();
     rill__phys_sync_components(phys);
     if (isfinite(dt) && dt > 0.0 && dt <= 1.0) {
@@ -409,18 +429,21 @@ void rill_physics_step(rill_physics *phys, double dt) {
 }
 
 void rill_physics_get_stats(const rill_physics *phys, rill_physics_stats *out) {
-    if (!out)
+    if (!out) {
         return;
+    }
     memset(out, 0, sizeof *out);
-    if (!phys)
+    if (!phys) {
         return;
+    }
     out->static_colliders = phys->static_count;
     out->bodies = phys->body_count;
     out->colliders = phys->static_count + phys->body_count;
     for (uint32_t i = 0; i < phys->component_ids.len; i++) {
         const phys_collider *c = rill__phys_collider_get(phys, phys->component_ids.data[i]);
-        if (c && c->body && dBodyIsEnabled(c->body))
+        if (c && c->body && dBodyIsEnabled(c->body)) {
             out->awake++;
+        }
     }
     out->shapes = phys->shape_pool.live;
     out->refused = phys->refused.len;

@@ -16,24 +16,28 @@ typedef struct ray_ctx {
 
 static const phys_collider *collider_of(const rill_physics *phys, dGeomID g, uint32_t mask) {
     const phys_collider *c = rill__phys_collider_get(phys, (uint32_t)(uintptr_t)dGeomGetData(g));
-    if (!c)
+    if (!c) {
         return NULL;
-    if (mask != 0 && (c->layers & mask) == 0)
+    }
+    if (mask != 0 && (c->layers & mask) == 0) {
         return NULL;
+    }
     return c;
 }
 
 static void ray_callback(void *user, dGeomID ray, dGeomID g) {
     ray_ctx *ctx = user;
     const phys_collider *c = collider_of(ctx->phys, g, ctx->mask);
-    if (!c)
+    if (!c) {
         return;
+    }
     dContactGeom contacts[8];
     int n = dCollide(ray, g, (int)RILL_COUNTOF(contacts), contacts, sizeof(dContactGeom));
     for (int i = 0; i < n; i++) {
         float d = (float)contacts[i].depth;
-        if (ctx->hit && d >= ctx->best)
+        if (ctx->hit && d >= ctx->best) {
             continue;
+        }
         ctx->hit = true;
         ctx->best = d;
         ctx->out.entity = c->entity;
@@ -47,34 +51,39 @@ static void ray_callback(void *user, dGeomID ray, dGeomID g) {
          * face the ray, as a surface normal seen from the origin. */
         float dot = nrm[0] * ctx->dir[0] + nrm[1] * ctx->dir[1] + nrm[2] * ctx->dir[2];
         float sign = dot > 0.0f ? -1.0f : 1.0f;
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 3; k++) {
             ctx->out.normal[k] = nrm[k] * sign;
+        }
         ctx->out.distance = d;
     }
 }
 
 bool rill_physics_raycast(rill_physics *phys, const float origin[3], const float dir[3],
                           float max_distance, uint32_t mask, rill_physics_hit *out_hit) {
-    if (out_hit)
+    if (out_hit) {
         memset(out_hit, 0, sizeof *out_hit);
+    }
     if (!phys || !origin || !dir || !rill__phys_finite(origin, 3) || !rill__phys_finite(dir, 3) ||
         !isfinite(max_distance) || max_distance <= 0.0f) {
         return false;
     }
     float len = sqrtf(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
-    if (!(len > 0.0f))
+    if (!(len > 0.0f)) {
         return false;
+    }
     ray_ctx ctx = {.phys = phys, .mask = mask};
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 3; k++) {
         ctx.dir[k] = dir[k] / len;
+    }
     dGeomRaySetLength(phys->ray, max_distance);
     dGeomRaySet(phys->ray, origin[0], origin[1], origin[2], ctx.dir[0], ctx.dir[1], ctx.dir[2]);
     /* Only the nearest contact per geom matters (a mesh would otherwise report every crossing). */
     dGeomRaySetClosestHit(phys->ray, 1);
     dSpaceCollide2(phys->ray, (dGeomID)phys->static_space, &ctx, ray_callback);
     dSpaceCollide2(phys->ray, (dGeomID)phys->dynamic_space, &ctx, ray_callback);
-    if (ctx.hit && out_hit)
+    if (ctx.hit && out_hit) {
         *out_hit = ctx.out;
+    }
     return ctx.hit;
 }
 
@@ -89,17 +98,21 @@ typedef struct overlap_ctx {
 static void overlap_callback(void *user, dGeomID probe, dGeomID g) {
     overlap_ctx *ctx = user;
     const phys_collider *c = collider_of(ctx->phys, g, ctx->mask);
-    if (!c)
+    if (!c) {
         return;
+    }
     uint64_t seen;
-    if (rill_map_get(&ctx->phys->seen, c->entity, &seen))
+    if (rill_map_get(&ctx->phys->seen, c->entity, &seen)) {
         return;
+    }
     dContactGeom contact;
-    if (dCollide(probe, g, 1, &contact, sizeof contact) <= 0)
+    if (dCollide(probe, g, 1, &contact, sizeof contact) <= 0) {
         return;
+    }
     rill_map_set(&ctx->phys->seen, c->entity, 1);
-    if (ctx->count < ctx->cap)
+    if (ctx->count < ctx->cap) {
         ctx->out[ctx->count] = c->entity;
+    }
     ctx->count++;
 }
 
@@ -133,8 +146,9 @@ uint32_t rill_physics_overlap_box(rill_physics *phys, const float center[3],
         return 0;
     }
     float len = sqrtf(rot[0] * rot[0] + rot[1] * rot[1] + rot[2] * rot[2] + rot[3] * rot[3]);
-    if (!(len > 0.0f))
+    if (!(len > 0.0f)) {
         return 0;
+    }
     float r[4] = {rot[0] / len, rot[1] / len, rot[2] / len, rot[3] / len};
     dQuaternion q;
     rill__phys_to_ode_quat(r, q);

@@ -169,8 +169,9 @@ void rill__phys_place_static(rill_physics *phys, dGeomID geom, const rill_collid
                              0.5f * sh->spacing_z * (float)(sh->samples_z - 1)};
             float off[3];
             quat_rotate(rot, half, off);
-            for (int i = 0; i < 3; i++)
+            for (int i = 0; i < 3; i++) {
                 p[i] += off[i];
+            }
         }
     }
     dQuaternion oq;
@@ -223,8 +224,9 @@ static rill_result check_mesh(const rill_physics_shape_desc *d, const char *labe
         float e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
         float n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
                       e1[0] * e2[1] - e1[1] * e2[0]};
-        if (n[0] * n[0] + n[1] * n[1] + n[2] * n[2] > 1e-20f)
+        if (n[0] * n[0] + n[1] * n[1] + n[2] * n[2] > 1e-20f) {
             any_area = true;
+        }
     }
     if (!any_area) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "%s: every triangle has zero area",
@@ -260,10 +262,12 @@ static rill_result check_heightfield(const rill_physics_shape_desc *d, const cha
 }
 
 void rill__physics_shape_release(phys_shape *s) {
-    if (s->tri)
+    if (s->tri) {
         dGeomTriMeshDataDestroy(s->tri);
-    if (s->hf)
+    }
+    if (s->hf) {
         dGeomHeightfieldDataDestroy(s->hf);
+    }
     rill_free(s->positions);
     rill_free(s->indices);
     rill_free(s->heights);
@@ -277,8 +281,9 @@ static rill_result build_shape(phys_shape *s, const rill_physics_shape_desc *d) 
         size_t ib = (size_t)d->index_count * sizeof(uint32_t);
         s->positions = rill_malloc_tagged(pb, RILL_MEM_PHYSICS);
         s->indices = rill_malloc_tagged(ib, RILL_MEM_PHYSICS);
-        if (!s->positions || !s->indices)
+        if (!s->positions || !s->indices) {
             return RILL_ERR_OUT_OF_MEMORY;
+        }
         memcpy(s->positions, d->positions, pb);
         memcpy(s->indices, d->indices, ib);
         s->vertex_count = d->vertex_count;
@@ -292,8 +297,9 @@ static rill_result build_shape(phys_shape *s, const rill_physics_shape_desc *d) 
     }
     size_t n = (size_t)d->samples_x * d->samples_z;
     s->heights = rill_malloc_tagged(n * sizeof(float), RILL_MEM_PHYSICS);
-    if (!s->heights)
+    if (!s->heights) {
         return RILL_ERR_OUT_OF_MEMORY;
+    }
     memcpy(s->heights, d->heights, n * sizeof(float));
     s->samples_x = d->samples_x;
     s->samples_z = d->samples_z;
@@ -313,8 +319,9 @@ rill_result rill_physics_shape_create(rill_physics *phys, const rill_physics_sha
     if (RILL_DESC_CHECK(desc, "rill_physics_shape_create", err) != RILL_OK) {
         return RILL_ERR_INVALID_ARGUMENT;
     }
-    if (out_shape)
+    if (out_shape) {
         out_shape->id = 0;
+    }
     if (!phys || !desc || !out_shape) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_physics_shape_create: %s",
                               !phys   ? "no physics"
@@ -331,8 +338,9 @@ rill_result rill_physics_shape_create(rill_physics *phys, const rill_physics_sha
         r = rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "%s: unknown shape type %d", label,
                            (int)desc->type);
     }
-    if (r != RILL_OK)
+    if (r != RILL_OK) {
         return r;
+    }
     uint32_t id = rill_pool_alloc(&phys->shape_pool);
     if (!id) {
         return rill_error_set(err, RILL_ERR_POOL_EXHAUSTED, "%s: all %u shape handles are in use",
@@ -351,19 +359,22 @@ rill_result rill_physics_shape_create(rill_physics *phys, const rill_physics_sha
 }
 
 void rill_physics_shape_destroy(rill_physics *phys, rill_physics_shape shape) {
-    if (!phys)
+    if (!phys) {
         return;
+    }
     phys_shape *s = rill__phys_shape_get(phys, shape.id);
-    if (!s)
+    if (!s) {
         return;
+    }
     /* Geoms read the shape's arrays in place: none may outlive them. */
     for (uint32_t slot = 0; s->users > 0 && slot < phys->desc.max_colliders; slot++) {
         phys_collider *c = &phys->colliders[slot];
         if (c->geom && c->shape_id == shape.id) {
             /* The collider's id is kept in its geom's data (set at creation). */
             uint32_t id = (uint32_t)(uintptr_t)dGeomGetData(c->geom);
-            if (c->from_component)
+            if (c->from_component) {
                 rill_map_remove(&phys->by_entity, c->entity);
+            }
             rill__phys_collider_free(phys, id);
         }
     }
@@ -383,8 +394,9 @@ rill_result rill_physics_collider_add(rill_physics *phys, const rill_physics_col
     if (RILL_DESC_CHECK(desc, "rill_physics_collider_add", err) != RILL_OK) {
         return RILL_ERR_INVALID_ARGUMENT;
     }
-    if (out_collider)
+    if (out_collider) {
         out_collider->id = 0;
+    }
     if (!phys || !desc || !out_collider) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_physics_collider_add: %s",
                               !phys   ? "no physics"
@@ -394,15 +406,17 @@ rill_result rill_physics_collider_add(rill_physics *phys, const rill_physics_col
     char why[256];
     float rot[4];
     memcpy(rot, desc->rotation, sizeof rot);
-    if (rot[0] == 0.0f && rot[1] == 0.0f && rot[2] == 0.0f && rot[3] == 0.0f)
+    if (rot[0] == 0.0f && rot[1] == 0.0f && rot[2] == 0.0f && rot[3] == 0.0f) {
         rot[3] = 1.0f;
+    }
     if (!rill__phys_finite(desc->position, 3) || !rill__phys_finite(rot, 4)) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "rill_physics_collider_add: position or rotation is not finite");
     }
     float len = sqrtf(rot[0] * rot[0] + rot[1] * rot[1] + rot[2] * rot[2] + rot[3] * rot[3]);
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
         rot[i] /= len;
+    }
     if (!rill__phys_check_collider(phys, &desc->collider, NULL, false, why, sizeof why)) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_physics_collider_add: %s", why);
     }
@@ -439,10 +453,12 @@ rill_result rill_physics_collider_add(rill_physics *phys, const rill_physics_col
 }
 
 void rill_physics_collider_remove(rill_physics *phys, rill_physics_collider collider) {
-    if (!phys)
+    if (!phys) {
         return;
+    }
     phys_collider *c = rill__phys_collider_get(phys, collider.id);
-    if (!c || c->from_component)
+    if (!c || c->from_component) {
         return;
+    }
     rill__phys_collider_free(phys, collider.id);
 }

@@ -76,11 +76,13 @@ static uint32_t build_component(rill_physics *phys, rill_entity e, const rill_co
         return 0;
     }
     rill__phys_decompose(m, pos, rot, scale);
-    if (!rill__phys_check_collider(phys, col, scale, rb != NULL, why, why_cap))
+    if (!rill__phys_check_collider(phys, col, scale, rb != NULL, why, why_cap)) {
         return 0;
+    }
     if (rb) {
-        if (!rill__phys_check_body(rb, why, why_cap))
+        if (!rill__phys_check_body(rb, why, why_cap)) {
             return 0;
+        }
         if (rill_world_has(phys->world, e, phys->parent)) {
             snprintf(why, why_cap, "a RigidBody must be on a root entity (this one has a parent)");
             return 0;
@@ -142,8 +144,9 @@ static uint32_t build_component(rill_physics *phys, rill_entity e, const rill_co
     dBodySetLinearDamping(b, rb->linear_damping);
     dBodySetAngularDamping(b, rb->angular_damping);
     dBodySetGravityMode(b, rb->gravity ? 1 : 0);
-    if (c->kinematic)
+    if (c->kinematic) {
         dBodySetKinematic(b);
+    }
     memcpy(c->last_lin, rb->linear_velocity, sizeof c->last_lin);
     memcpy(c->last_ang, rb->angular_velocity, sizeof c->last_ang);
     rill__phys_attach(g, b, col);
@@ -153,8 +156,9 @@ static uint32_t build_component(rill_physics *phys, rill_entity e, const rill_co
 
 static void refuse(rill_physics *phys, rill_entity e, uint64_t hash, const char *why) {
     uint64_t old;
-    if (rill_map_get(&phys->refused, e, &old) && old == hash)
+    if (rill_map_get(&phys->refused, e, &old) && old == hash) {
         return;
+    }
     rill_map_set(&phys->refused, e, hash);
     const char *name = rill_world_get_name(phys->world, e);
     RILL_LOG_ERROR(PHYS_LOG, "entity %u:%u%s%s%s: collider refused: %s", RILL_ENTITY_INDEX(e),
@@ -199,10 +203,12 @@ static bool follow_entity(rill_physics *phys, phys_collider *c, rill_rigid_body 
     }
     float m[16];
     entity_matrix(phys, c->entity, m);
-    if (memcmp(m, c->matrix, sizeof m) == 0)
+    if (memcmp(m, c->matrix, sizeof m) == 0) {
         return true;
-    if (!rill__phys_finite(m, 16))
+    }
+    if (!rill__phys_finite(m, 16)) {
         return false;
+    }
     float pos[3], rot[4], scale[3], old_pos[3], old_rot[4], old_scale[3];
     rill__phys_decompose(m, pos, rot, scale);
     rill__phys_decompose(c->matrix, old_pos, old_rot, old_scale);
@@ -225,8 +231,9 @@ static bool follow_entity(rill_physics *phys, phys_collider *c, rill_rigid_body 
 static void drop_component(rill_physics *phys, uint32_t index) {
     uint32_t id = phys->component_ids.data[index];
     phys_collider *c = rill__phys_collider_get(phys, id);
-    if (c)
+    if (c) {
         rill_map_remove(&phys->by_entity, c->entity);
+    }
     rill__phys_collider_free(phys, id);
     rill_array_swap_remove(&phys->component_ids, index);
 }
@@ -255,8 +262,9 @@ static void visit(rill_physics *phys, rill_entity e, const rill_collider *col) {
     rill__phys_decompose(m, pos, rot, scale);
     uint64_t hash = config_hash(col, rb, scale);
     uint64_t old;
-    if (rill_map_get(&phys->refused, e, &old) && old == hash)
+    if (rill_map_get(&phys->refused, e, &old) && old == hash) {
         return;
+    }
     char why[256] = "";
     uint32_t id = build_component(phys, e, col, rb, why, sizeof why);
     if (!id) {
@@ -275,17 +283,20 @@ static void visit(rill_physics *phys, rill_entity e, const rill_collider *col) {
 
 /* Forgets refusals of entities that no longer carry a Collider (despawned or removed). */
 static void prune_refused(rill_physics *phys) {
-    if (phys->refused.len == 0)
+    if (phys->refused.len == 0) {
         return;
+    }
     rill_entity gone[64];
     uint32_t n = 0;
     uint64_t k, v;
     for (uint32_t it = 0; n < RILL_COUNTOF(gone) && rill_map_next(&phys->refused, &it, &k, &v);) {
-        if (!rill_world_has(phys->world, k, phys->comps.collider))
+        if (!rill_world_has(phys->world, k, phys->comps.collider)) {
             gone[n++] = k;
+        }
     }
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         rill_map_remove(&phys->refused, gone[i]);
+    }
 }
 
 void rill__phys_sync_components(rill_physics *phys) {
@@ -309,18 +320,21 @@ void rill__phys_sync_components(rill_physics *phys) {
 void rill__phys_write_back(rill_physics *phys) {
     for (uint32_t i = 0; i < phys->component_ids.len; i++) {
         phys_collider *c = rill__phys_collider_get(phys, phys->component_ids.data[i]);
-        if (!c || !c->body || c->kinematic)
+        if (!c || !c->body || c->kinematic) {
             continue;
+        }
         rill_rigid_body *rb = rill_world_get(phys->world, c->entity, phys->comps.rigid_body);
         bool awake = dBodyIsEnabled(c->body) != 0;
-        if (!awake && rb && rb->sleeping)
+        if (!awake && rb && rb->sleeping) {
             continue; /* nothing moved since the last write */
+        }
         const dReal *p = dBodyGetPosition(c->body);
         const dReal *q = dBodyGetQuaternion(c->body);
         rill_transform *t = rill_world_transform_mut(phys->world, c->entity);
         if (t) {
-            for (int k = 0; k < 3; k++)
+            for (int k = 0; k < 3; k++) {
                 t->translation[k] = (float)p[k];
+            }
             rill__phys_from_ode_quat(q, t->rotation);
             memcpy(c->last_pos, t->translation, sizeof c->last_pos);
             memcpy(c->last_rot, t->rotation, sizeof c->last_rot);

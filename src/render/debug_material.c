@@ -237,8 +237,9 @@ size_t rill_render_instance_info_text(const rill_render_instance_info *info, cha
     for (uint32_t i = 0; i < info->texture_count && i < RILL_RENDER_MATERIAL_SLOTS; i++) {
         const rill_render_texture_info *t = &info->textures[i];
         if (!t->texture) {
-            if (i <= RILL_MATERIAL_TEX_EMISSIVE) /* the extension slots only when they are set */
+            if (i <= RILL_MATERIAL_TEX_EMISSIVE) { /* the extension slots only when they are set */
                 APPEND("  %-18s placeholder, %s\n", t->slot, t->sampler);
+            }
             continue;
         }
         APPEND("  %-18s %s %ux%u %s%s, level %u resident (%u px, %u levels), %s\n", t->slot,

@@ -442,8 +442,9 @@ static void history_size(rill_renderer *r, uint32_t n) {
     /* Out of memory here only means the arrays grow as slots come (history_slot_lookup). */
     (void)rill_array_size_for(&r->prev_keys, need);
     (void)rill_array_size_for(&r->prev_m, need);
-    if (r->prev_remap.cap)
+    if (r->prev_remap.cap) {
         (void)rill_array_size_for(&r->prev_remap, need);
+    }
     (void)rill_map_size_for(&r->prev_index, need);
     r->pos_slot.len = RILL_MIN(r->pos_slot.len, n);
     (void)rill_array_size_for(&r->pos_slot, n);

@@ -71,10 +71,12 @@ rill_render_hlod_desc rill_render_hlod_query_defaults(void) {
 
 static rill_render_hlod_desc resolve(const rill_render_hlod_desc *desc) {
     rill_render_hlod_desc d = *desc, def = rill_render_hlod_query_defaults();
-    if (!d.max_loads)
+    if (!d.max_loads) {
         d.max_loads = def.max_loads;
-    if (!d.max_uploads)
+    }
+    if (!d.max_uploads) {
         d.max_uploads = def.max_uploads;
+    }
     return d;
 }
 
@@ -82,8 +84,9 @@ static rill_render_hlod_desc resolve(const rill_render_hlod_desc *desc) {
 
 static void warn_file(const rill_render_hlod *h, const proxy_file *f, const char *why) {
     const char *where = rill_vfs_which(h->desc.vfs, f->path);
-    if (!where && f->scene)
+    if (!where && f->scene) {
         where = rill_vfs_which(h->desc.vfs, f->scene);
+    }
     RILL_LOG_WARN("render", "far-world proxy %s (%s): %s; %s streams without it", f->path,
                   where ? where : "no pack or folder mounted", why,
                   f->scene ? f->scene : "the scene");
@@ -101,8 +104,9 @@ static bool is_proxy(const char *path, uint64_t size, void *user) {
  * before proxies or with --no-hlod) is said once, at INFO, and its districts stream as before. */
 static void note_missing(rill_render_hlod *h, const proxy_file *f) {
     char dir[1024];
-    if (!rill_path_dirname(dir, sizeof dir, f->path))
+    if (!rill_path_dirname(dir, sizeof dir, f->path)) {
         dir[0] = '\0';
+    }
     bool found = false;
     rill_vfs_list(h->desc.vfs, dir, is_proxy, &found);
     if (found) {
@@ -110,8 +114,9 @@ static void note_missing(rill_render_hlod *h, const proxy_file *f) {
         return;
     }
     uint64_t key = rill_hash64_str(dir[0] ? dir : ".");
-    if (rill_map_get(&h->quiet_dirs, key, NULL))
+    if (rill_map_get(&h->quiet_dirs, key, NULL)) {
         return;
+    }
     rill_map_set(&h->quiet_dirs, key, 1);
     const char *where = rill_vfs_which(h->desc.vfs, f->scene ? f->scene : f->path);
     RILL_LOG_INFO("render",
@@ -141,8 +146,9 @@ static void load_job(void *arg) {
 /* The file for `path`, made (IDLE, or MISSING after a warning) on first sight. */
 static proxy_file *file_for(rill_render_hlod *h, const char *path, const char *scene) {
     uint64_t key = rill_hash64_str(path), v = 0;
-    if (rill_map_get(&h->by_path, key, &v))
+    if (rill_map_get(&h->by_path, key, &v)) {
         return h->files.data[v - 1];
+    }
     proxy_file *f = rill_calloc_tagged(1, sizeof *f, RILL_MEM_RENDER);
     if (!f || !(f->path = rill_strdup(path)) || (scene && !(f->scene = rill_strdup(scene))) ||
         !rill_array_push(&h->files, f)) {
@@ -169,14 +175,16 @@ static proxy_file *file_for(rill_render_hlod *h, const char *path, const char *s
 }
 
 static void start_load(rill_render_hlod *h, proxy_file *f) {
-    if (atomic_load(&f->state) != FILE_IDLE || atomic_load(&h->in_flight) >= h->desc.max_loads)
+    if (atomic_load(&f->state) != FILE_IDLE || atomic_load(&h->in_flight) >= h->desc.max_loads) {
         return;
+    }
     atomic_store(&f->state, FILE_LOADING);
     atomic_fetch_add(&h->in_flight, 1u);
-    if (h->desc.jobs)
+    if (h->desc.jobs) {
         rill_jobs_run(h->desc.jobs, load_job, f, &h->loads);
-    else
+    } else {
         load_job(f);
+    }
 }
 
 /* >>gpu --------------------------------------------------------------------------------------- */
@@ -216,7 +224,7 @@ static bool make_mesh(rill_renderer *r, const rill_hlod_part *pt, const char *la
         }
     }
     rill_error err = {0};
-    if (ok)
+    if (ok) {
         *out = rill_render_mesh_create(r,
                                        &(rill_mesh_desc){.vertices = v,
                                                          .vertex_count = count,
@@ -225,6 +233,7 @@ static bool make_mesh(rill_renderer *r, const rill_hlod_part *pt, const char *la
                                                          .label = label,
                                                          .gpu_only = true},
                                        &err);
+    }
     rill_free(v);
     rill_free(idx);
     return ok && out->id != 0;
@@ -236,13 +245,15 @@ static bool make_part(rill_renderer *r, const rill_hlod_part *pt, const char *la
     memcpy(g->box_max, pt->box_max, sizeof g->box_max);
     memcpy(g->cell_min, pt->cell_min, sizeof g->cell_min);
     memcpy(g->cell_max, pt->cell_max, sizeof g->cell_max);
-    if (!pt->index_count)
+    if (!pt->index_count) {
         return true; /* draws nothing */
+    }
     uint8_t px[HLOD_ATLAS * HLOD_ATLAS * 4u];
     for (uint32_t i = 0; i < HLOD_ATLAS * HLOD_ATLAS; i++) {
         uint32_t c = pt->palette[i < pt->palette_count ? i : 0];
-        for (uint32_t k = 0; k < 4; k++)
+        for (uint32_t k = 0; k < 4; k++) {
             px[i * 4u + k] = (uint8_t)(c >> (8u * k));
+        }
     }
     rill_error err = {0};
     g->texture = rill_render_texture_create(
@@ -250,8 +261,9 @@ static bool make_part(rill_renderer *r, const rill_hlod_part *pt, const char *la
         &(rill_texture_desc){
             .pixels = px, .width = HLOD_ATLAS, .height = HLOD_ATLAS, .srgb = true, .label = label},
         &err);
-    if (!g->texture.id || !make_mesh(r, pt, label, &g->mesh))
+    if (!g->texture.id || !make_mesh(r, pt, label, &g->mesh)) {
         return false;
+    }
     g->material =
         rill_render_material_create(r,
                                     &(rill_material_desc){.base_color_texture = g->texture,
@@ -267,12 +279,15 @@ static bool make_part(rill_renderer *r, const rill_hlod_part *pt, const char *la
 static void free_parts(rill_renderer *r, proxy_file *f) {
     for (uint32_t i = 0; f->parts && i < f->part_count; i++) {
         gpu_part *g = &f->parts[i];
-        if (g->material.id)
+        if (g->material.id) {
             rill_render_material_destroy(r, g->material);
-        if (g->mesh.id)
+        }
+        if (g->mesh.id) {
             rill_render_mesh_destroy(r, g->mesh);
-        if (g->texture.id)
+        }
+        if (g->texture.id) {
             rill_render_texture_destroy(r, g->texture);
+        }
     }
     rill_free(f->parts);
     f->parts = NULL;
@@ -345,8 +360,9 @@ static float dist_box(const float p[3], const float mn[3], const float mx[3]) {
 
 static bool emit(rill_render_hlod *h, const gpu_part *g, const float *m, rill_entity root,
                  uint32_t level, uint32_t part, float fade) {
-    if (!g->mesh.id)
+    if (!g->mesh.id) {
         return true;
+    }
     rill_render_instance in = {.mesh = g->mesh,
                                .material = g->material,
                                .mode = RILL_RENDER_MODE_NORMAL,
@@ -354,14 +370,16 @@ static bool emit(rill_render_hlod *h, const gpu_part *g, const float *m, rill_en
     static const float ident[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     memcpy(in.transform, m ? m : ident, sizeof in.transform);
     rill_render_hlod_draw d = {.root = root, .level = level, .part = part, .lod_fade = fade};
-    if (!rill_array_push(&h->out, in) || !rill_array_push(&h->draws, d))
+    if (!rill_array_push(&h->out, in) || !rill_array_push(&h->draws, d)) {
         return false;
+    }
     h->stats.drawn++;
     h->stats.triangles += g->triangles;
-    if (level)
+    if (level) {
         h->stats.drawn_level1++;
-    else
+    } else {
         h->stats.drawn_level0++;
+    }
     return true;
 }
 
@@ -373,28 +391,33 @@ static void decide_cells(rill_render_hlod *h, const float eye[3],
     bool ready = l1 && atomic_load(&l1->state) == FILE_READY && l1->cell > 0.0f;
     uint32_t parts = ready ? l1->part_count : 0;
     if (!rill_array_size_for(&h->cell_of, n) || !rill_array_size_for(&h->cell_w, parts) ||
-        !rill_array_size_for(&h->cell_out, parts))
+        !rill_array_size_for(&h->cell_out, parts)) {
         parts = 0;
+    }
     h->cell_of.len = n;
     h->cell_w.len = h->cell_out.len = parts;
-    for (uint32_t k = 0; k < parts; k++)
+    for (uint32_t k = 0; k < parts; k++) {
         h->cell_out.data[k] = 1;
+    }
     for (uint32_t i = 0; i < n; i++) {
         const rill_stream_instance_info *in = &h->infos.data[i];
         h->cell_of.data[i] = -1;
         uint64_t v = 0;
-        if (!parts)
+        if (!parts) {
             continue;
+        }
         float cx = 0.5f * (in->bounds_min[0] + in->bounds_max[0]);
         float cz = 0.5f * (in->bounds_min[2] + in->bounds_max[2]);
         if (!rill_map_get(&l1->by_cell,
                           cell_key((int32_t)floorf(cx / l1->cell), (int32_t)floorf(cz / l1->cell)),
                           &v) ||
-            v == 0 || v > parts)
+            v == 0 || v > parts) {
             continue;
+        }
         h->cell_of.data[i] = (int32_t)(v - 1u);
-        if (in->proxy_fade < 1.0f)
+        if (in->proxy_fade < 1.0f) {
             h->cell_out.data[v - 1u] = 0; /* a member is resident or crossfading */
+        }
     }
     for (uint32_t k = 0; k < parts; k++) {
         const gpu_part *g = &l1->parts[k];
@@ -402,9 +425,10 @@ static void decide_cells(rill_render_hlod *h, const float eye[3],
         float w = (d - hs->level1_distance) / hs->level_crossfade;
         w = w < 0.0f ? 0.0f : w > 1.0f ? 1.0f : w;
         h->cell_w.data[k] = h->cell_out.data[k] && d <= hs->far_distance ? w : 0.0f;
-        if (h->cell_w.data[k] > 0.0f)
+        if (h->cell_w.data[k] > 0.0f) {
             emit(h, g, NULL, RILL_ENTITY_NULL, 1, k,
                  h->cell_w.data[k] >= 1.0f ? 0.0f : h->cell_w.data[k]);
+        }
     }
 }
 
@@ -414,23 +438,28 @@ static void decide_instances(rill_render_hlod *h, const float eye[3],
     rill_world *w = h->desc.world;
     for (uint32_t i = 0; i < h->infos.len; i++) {
         const rill_stream_instance_info *in = &h->infos.data[i];
-        if (!(in->proxy_fade > 0.0f))
+        if (!(in->proxy_fade > 0.0f)) {
             continue;
+        }
         int32_t cell = h->cell_of.data[i];
         float cw = cell >= 0 ? h->cell_w.data[cell] : 0.0f;
-        if (cw >= 1.0f || dist_box(eye, in->bounds_min, in->bounds_max) > hs->far_distance)
+        if (cw >= 1.0f || dist_box(eye, in->bounds_min, in->bounds_max) > hs->far_distance) {
             continue;
+        }
         const rill_scene_instance *si = rill_world_get(w, in->root, h->instance);
         char path[1024];
-        if (!si || !si->scene || !rill_hlod_path(path, sizeof path, si->scene, 0))
+        if (!si || !si->scene || !rill_hlod_path(path, sizeof path, si->scene, 0)) {
             continue;
+        }
         proxy_file *f = file_for(h, path, si->scene);
-        if (!f)
+        if (!f) {
             continue;
+        }
         start_load(h, f);
         const float *m = rill_world_global_matrix(w, in->root);
-        if (atomic_load(&f->state) != FILE_READY || !f->part_count || !m)
+        if (atomic_load(&f->state) != FILE_READY || !f->part_count || !m) {
             continue;
+        }
         /* The content arrived: the proxy keeps proxy_fade of the pixels (+f, the incoming
          * share of the dither) and is gone at 0. A cell crossfading in takes the complement. */
         float fade = in->proxy_fade < 1.0f ? in->proxy_fade : cw > 0.0f ? -cw : 0.0f;
@@ -441,46 +470,57 @@ static void decide_instances(rill_render_hlod *h, const float eye[3],
 uint32_t rill_render_hlod_update(rill_render_hlod *h, const float eye[3],
                                  const rill_render_instance **out_instances,
                                  const rill_render_hlod_draw **out_draws) {
-    if (out_instances)
+    if (out_instances) {
         *out_instances = NULL;
-    if (out_draws)
+    }
+    if (out_draws) {
         *out_draws = NULL;
-    if (!h)
+    }
+    if (!h) {
         return 0;
+    }
     poll_files(h);
     h->out.len = h->draws.len = 0;
     h->stats.drawn = h->stats.drawn_level0 = h->stats.drawn_level1 = 0;
     h->stats.triangles = 0;
     rill_stream_hlod_settings hs = rill_stream_get_hlod(h->desc.stream);
-    if (!hs.enabled || !eye)
+    if (!hs.enabled || !eye) {
         return 0;
-    if (h->level1)
+    }
+    if (h->level1) {
         start_load(h, h->level1);
+    }
     uint32_t n = rill_stream_instances(h->desc.stream, NULL, 0);
-    if (!rill_array_size_for(&h->infos, n))
+    if (!rill_array_size_for(&h->infos, n)) {
         return 0;
+    }
     h->infos.len = rill_stream_instances(h->desc.stream, h->infos.data, n);
-    if (h->infos.len > n)
+    if (h->infos.len > n) {
         h->infos.len = n;
+    }
     decide_cells(h, eye, &hs);
     decide_instances(h, eye, &hs);
-    if (out_instances)
+    if (out_instances) {
         *out_instances = h->out.data;
-    if (out_draws)
+    }
+    if (out_draws) {
         *out_draws = h->draws.data;
+    }
     return h->out.len;
 }
 
 void rill_render_hlod_get_stats(const rill_render_hlod *h, rill_render_hlod_stats *out) {
-    if (out)
+    if (out) {
         *out = h ? h->stats : (rill_render_hlod_stats){0};
+    }
 }
 
 /* >>lifetime ---------------------------------------------------------------------------------- */
 
 rill_render_hlod *rill_render_hlod_create(const rill_render_hlod_desc *desc, rill_error *err) {
-    if (RILL_DESC_CHECK(desc, "rill_render_hlod_create", err) != RILL_OK)
+    if (RILL_DESC_CHECK(desc, "rill_render_hlod_create", err) != RILL_OK) {
         return NULL;
+    }
     if (!desc || !desc->renderer || !desc->world || !desc->stream || !desc->vfs) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                        "rill_render_hlod_create: renderer, world, stream and vfs are required");
@@ -497,17 +537,20 @@ rill_render_hlod *rill_render_hlod_create(const rill_render_hlod_desc *desc, ril
     char path[1024];
     if (desc->main_scene && rill_hlod_path(path, sizeof path, desc->main_scene, 1)) {
         /* Level 1 is optional: a world without cells is not worth a warning. */
-        if (rill_vfs_exists(desc->vfs, path))
+        if (rill_vfs_exists(desc->vfs, path)) {
             h->level1 = file_for(h, path, desc->main_scene);
+        }
     }
     return h;
 }
 
 void rill_render_hlod_destroy(rill_render_hlod *h) {
-    if (!h)
+    if (!h) {
         return;
-    if (h->desc.jobs)
+    }
+    if (h->desc.jobs) {
         rill_jobs_wait(h->desc.jobs, &h->loads);
+    }
     for (uint32_t i = 0; i < h->files.len; i++) {
         proxy_file *f = h->files.data[i];
         free_parts(h->desc.renderer, f);

@@ -56,13 +56,16 @@ float rill__settings_fix(rill_renderer *r, const char *type, rill_entity source,
 /* The value a non-finite lane of f becomes: the bound on its side, else the default's lane. */
 static double nonfinite_replacement(const rill_field *f, const void *defaults, uint32_t lane,
                                     double was) {
-    if (was > 0.0 && (f->flags & RILL_FIELD_HAS_MAX))
+    if (was > 0.0 && (f->flags & RILL_FIELD_HAS_MAX)) {
         return f->max;
-    if (was < 0.0 && (f->flags & RILL_FIELD_HAS_MIN))
+    }
+    if (was < 0.0 && (f->flags & RILL_FIELD_HAS_MIN)) {
         return f->min;
+    }
     double def = 0.0;
-    if (!defaults || !rill_field_get_f64(f, defaults, lane, &def) || !isfinite(def))
+    if (!defaults || !rill_field_get_f64(f, defaults, lane, &def) || !isfinite(def)) {
         def = (f->flags & RILL_FIELD_HAS_MIN) ? f->min : 0.0;
+    }
     return def;
 }
 
@@ -78,11 +81,13 @@ static bool settings_warned_first(rill_render_extract_buf *buf, rill_entity sour
     uint64_t key = rill_hash64_seed(&source, sizeof(source),
                                     rill_hash64_str(field) ^ rill_hash64_str(type) * 31u);
     for (size_t i = 0; i < buf->settings_warned.len; i++) {
-        if (buf->settings_warned.data[i] == key)
+        if (buf->settings_warned.data[i] == key) {
             return false;
+        }
     }
-    if (buf->settings_warned.len < 256u)
+    if (buf->settings_warned.len < 256u) {
         (void)rill_array_push(&buf->settings_warned, key);
+    }
     return true;
 }
 
@@ -92,12 +97,14 @@ void rill__settings_fix_nonfinite(const rill_type_desc *td, rill_entity source, 
     bool have_defaults = false;
     for (uint32_t fi = 0; fi < td->field_count; fi++) {
         const rill_field *f = &td->fields[fi];
-        if (!is_float_field(f->type))
+        if (!is_float_field(f->type)) {
             continue;
+        }
         double v;
         for (uint32_t lane = 0; rill_field_get_f64(f, data, lane, &v); lane++) {
-            if (isfinite(v))
+            if (isfinite(v)) {
                 continue;
+            }
             if (!have_defaults && td->size <= sizeof(defaults)) {
                 rill_type_apply_defaults(td, defaults);
                 have_defaults = true;

@@ -106,29 +106,35 @@ static void blit_resampled(const rill_image *src, uint8_t *dst, uint32_t dst_w, 
 static rill_texture make_atlas(rill_render_terrain *rt, rill_entity e, const char *const *paths,
                                uint32_t count, bool normals) {
     bool any = false;
-    for (uint32_t i = 0; i < count; i++)
+    for (uint32_t i = 0; i < count; i++) {
         any |= paths[i] && paths[i][0];
+    }
     rill_texture tex = {0};
-    if (!any || !rt->vfs)
+    if (!any || !rt->vfs) {
         return tex;
+    }
     uint32_t w = ATLAS_CELL * 2u;
     uint8_t *px = rill_malloc_tagged((size_t)w * w * 4u, RILL_MEM_RENDER);
-    if (!px)
+    if (!px) {
         return tex;
+    }
     const uint8_t fill[4] = {normals ? 128 : 255, normals ? 128 : 255, 255, 255};
-    for (size_t i = 0; i < (size_t)w * w; i++)
+    for (size_t i = 0; i < (size_t)w * w; i++) {
         memcpy(&px[i * 4u], fill, 4);
+    }
     for (uint32_t i = 0; i < count; i++) {
-        if (!paths[i] || !paths[i][0])
+        if (!paths[i] || !paths[i][0]) {
             continue;
+        }
         uint8_t *data = NULL;
         size_t size = 0;
         rill_error err = {0};
         rill_image img;
         memset(&img, 0, sizeof img);
         rill_result r = rill_vfs_read_all(rt->vfs, paths[i], &data, &size, &err);
-        if (r == RILL_OK)
+        if (r == RILL_OK) {
             r = rill_image_load(data, size, paths[i], RILL_PIXEL_RGBA8, &img, &err);
+        }
         rill_free(data);
         if (r != RILL_OK) {
             RILL_LOG_WARN(LOGM, "terrain %u: layer %u %s: %s (drawn without it)",
@@ -145,8 +151,9 @@ static rill_texture make_atlas(rill_render_terrain *rt, rill_entity e, const cha
                             .srgb = !normals,
                             .label = normals ? "terrain normal atlas" : "terrain albedo atlas"};
     tex = rill_render_texture_create(rt->renderer, &td, &err);
-    if (!tex.id)
+    if (!tex.id) {
         RILL_LOG_WARN(LOGM, "terrain %u: atlas: %s", RILL_ENTITY_INDEX(e), err.msg);
+    }
     rill_free(px);
     return tex;
 }
@@ -176,8 +183,9 @@ static void make_material(rill_render_terrain *rt, terrain_gpu *g, const rill_te
     uint32_t sw = 0, sh = 0;
     const uint8_t *splat = rill_terrain_splat_map(rt->terrain, g->entity, &sw, &sh);
     uint64_t look = look_hash(c, splat, sw, sh);
-    if (g->material.id && look == g->look)
+    if (g->material.id && look == g->look) {
         return;
+    }
     drop_material(rt, g);
     g->look = look;
     static const uint8_t layer0[4] = {255, 0, 0, 0}; /* no weight map: all on layer 0 */
@@ -210,8 +218,9 @@ static void make_material(rill_render_terrain *rt, terrain_gpu *g, const rill_te
 
 static ib_entry *find_ib(rill_render_terrain *rt, uint32_t resolution) {
     for (uint32_t i = 0; i < rt->ibs.len; i++) {
-        if (rt->ibs.data[i].resolution == resolution)
+        if (rt->ibs.data[i].resolution == resolution) {
             return &rt->ibs.data[i];
+        }
     }
     return NULL;
 }
@@ -221,8 +230,9 @@ static rill_mesh other_src(const rill_render_terrain *rt, uint32_t resolution, r
     for (uint32_t t = 0; t < rt->terrains.len; t++) {
         const terrain_gpu *g = rt->terrains.data[t];
         for (uint32_t i = 0; g->resolution == resolution && i < g->chunks_x * g->chunks_z; i++) {
-            if (g->chunks[i].mesh.id && g->chunks[i].mesh.id != not .id)
+            if (g->chunks[i].mesh.id && g->chunks[i].mesh.id != not .id) {
                 return g->chunks[i].mesh;
+            }
         }
     }
     return (rill_mesh){0};
@@ -242,13 +252,15 @@ static void update_ib_stats(rill_render_terrain *rt) {
 
 static void release_chunk(rill_render_terrain *rt, terrain_gpu *g, uint32_t i) {
     chunk_gpu *c = &g->chunks[i];
-    if (!c->mesh.id)
+    if (!c->mesh.id) {
         return;
+    }
     ib_entry *ib = find_ib(rt, g->resolution);
     if (ib && ib->users) {
         ib->users--;
-        if (ib->src.id == c->mesh.id)
+        if (ib->src.id == c->mesh.id) {
             ib->src = ib->users ? other_src(rt, g->resolution, c->mesh) : (rill_mesh){0};
+        }
     }
     rill_render_mesh_destroy(rt->renderer, c->mesh);
     rt->stats.vertex_bytes -= (uint64_t)g->resolution * g->resolution * sizeof(rill_vertex);
@@ -270,18 +282,21 @@ static void upload_chunk(rill_render_terrain *rt, terrain_gpu *g, uint32_t i,
     ib_entry *ib = find_ib(rt, g->resolution);
     if (!ib) {
         ib_entry fresh = {.resolution = g->resolution};
-        if (!rill_array_push(&rt->ibs, fresh))
+        if (!rill_array_push(&rt->ibs, fresh)) {
             return;
+        }
         ib = &rill_array_last(&rt->ibs);
     }
     /* A live holder of this resolution's index buffer, else this chunk uploads one and holds it. */
     rill_mesh share = {0};
-    if (ib->users && rill_render_mesh_info(rt->renderer, ib->src, NULL, NULL, NULL))
+    if (ib->users && rill_render_mesh_info(rt->renderer, ib->src, NULL, NULL, NULL)) {
         share = ib->src;
+    }
     rill_array_clear(&rt->scratch);
     rill_vertex *v = rill_array_push_n(&rt->scratch, m->vertex_count);
-    if (!v)
+    if (!v) {
         return;
+    }
     float sx = info->chunk_size * (float)info->chunks_x,
           sz = info->chunk_size * (float)info->chunks_z;
     for (uint32_t k = 0; k < m->vertex_count; k++) {
@@ -321,13 +336,15 @@ static void upload_chunk(rill_render_terrain *rt, terrain_gpu *g, uint32_t i,
     rt->stats.vertex_bytes += (uint64_t)m->vertex_count * sizeof(rill_vertex);
     update_ib_stats(rt);
     /* The GPU copy is the one that draws: the terrain's CPU vertices can go. */
-    if (!rt->keep_cpu_meshes)
+    if (!rt->keep_cpu_meshes) {
         rill_terrain_chunk_drop_mesh(rt->terrain, g->entity, i % g->chunks_x, i / g->chunks_x);
+    }
 }
 
 static void free_terrain(rill_render_terrain *rt, terrain_gpu *g) {
-    for (uint32_t i = 0; i < g->chunks_x * g->chunks_z; i++)
+    for (uint32_t i = 0; i < g->chunks_x * g->chunks_z; i++) {
         release_chunk(rt, g, i);
+    }
     drop_material(rt, g);
     rill_free(g->chunks);
     rill_free(g);
@@ -335,8 +352,9 @@ static void free_terrain(rill_render_terrain *rt, terrain_gpu *g) {
 
 static terrain_gpu *find(rill_render_terrain *rt, rill_entity e) {
     for (uint32_t i = 0; i < rt->terrains.len; i++) {
-        if (rt->terrains.data[i]->entity == e)
+        if (rt->terrains.data[i]->entity == e) {
             return rt->terrains.data[i];
+        }
     }
     return NULL;
 }
@@ -350,20 +368,23 @@ static void sync_terrain(rill_render_terrain *rt, rill_entity e, const rill_terr
     if (g && (g->chunks_x != info.chunks_x || g->chunks_z != info.chunks_z ||
               g->resolution != info.resolution)) {
         for (uint32_t i = 0; i < rt->terrains.len; i++) {
-            if (rt->terrains.data[i] == g)
+            if (rt->terrains.data[i] == g) {
                 rill_array_swap_remove(&rt->terrains, i);
+            }
         }
         free_terrain(rt, g);
         g = NULL;
     }
     if (!g) {
         g = rill_calloc_tagged(1, sizeof *g, RILL_MEM_RENDER);
-        if (g)
+        if (g) {
             g->chunks = rill_calloc_tagged((size_t)info.chunks_x * info.chunks_z, sizeof(chunk_gpu),
                                            RILL_MEM_RENDER);
+        }
         if (!g || !g->chunks || !rill_array_push(&rt->terrains, g)) {
-            if (g)
+            if (g) {
                 rill_free(g->chunks);
+            }
             rill_free(g);
             return;
         }
@@ -388,13 +409,15 @@ static void sync_terrain(rill_render_terrain *rt, rill_entity e, const rill_terr
 }
 
 void rill_render_terrain_update(rill_render_terrain *rt) {
-    if (!rt)
+    if (!rt) {
         return;
+    }
     rt->stamp++;
     rill_query_desc qd = {.with = {rt->comp}};
     rill_query q = rill_world_query(rt->world, &qd);
-    while (rill_query_next(&q))
+    while (rill_query_next(&q)) {
         sync_terrain(rt, q.entity, rill_query_get(&q, 0));
+    }
     for (uint32_t i = 0; i < rt->terrains.len;) {
         terrain_gpu *g = rt->terrains.data[i];
         if (g->stamp != rt->stamp) {
@@ -411,17 +434,20 @@ bool rill__render_terrain_extract(rill_render_terrain *rt, rill_render_extract_b
     rill_render_terrain_update(rt);
     for (uint32_t t = 0; t < rt->terrains.len; t++) {
         const terrain_gpu *g = rt->terrains.data[t];
-        if (!g->material.id)
+        if (!g->material.id) {
             continue;
+        }
         /* The terrain entity's channels, resolved like any instance's: every chunk draws so. */
         float opacity = 1.0f;
         rill_render_mode mode = rill_channels_resolve(
             buf->channel_modes, rill_channels_get(rt->world, g->entity), &opacity);
-        if (mode == RILL_RENDER_MODE_HIDDEN)
+        if (mode == RILL_RENDER_MODE_HIDDEN) {
             continue;
+        }
         for (uint32_t i = 0; i < g->chunks_x * g->chunks_z; i++) {
-            if (!g->chunks[i].mesh.id)
+            if (!g->chunks[i].mesh.id) {
                 continue;
+            }
             rill_render_instance in;
             memset(&in, 0, sizeof in);
             uint64_t key[2] = {g->entity, i};
@@ -431,8 +457,9 @@ bool rill__render_terrain_extract(rill_render_terrain *rt, rill_render_extract_b
             rill_mat4_identity(in.transform); /* chunk vertices are in world space */
             in.mode = mode;
             in.ghost_opacity = opacity;
-            if (!rill_array_push(&buf->instances, in))
+            if (!rill_array_push(&buf->instances, in)) {
                 return false;
+            }
         }
     }
     return true;
@@ -488,10 +515,12 @@ rill_render_terrain *rill_render_terrain_create(const rill_render_terrain_desc *
 }
 
 void rill_render_terrain_destroy(rill_render_terrain *rt) {
-    if (!rt)
+    if (!rt) {
         return;
-    for (uint32_t i = 0; i < rt->terrains.len; i++)
+    }
+    for (uint32_t i = 0; i < rt->terrains.len; i++) {
         free_terrain(rt, rt->terrains.data[i]);
+    }
     rill_array_free(&rt->terrains);
     rill_array_free(&rt->scratch);
     rill_array_free(&rt->ibs);
@@ -501,6 +530,7 @@ void rill_render_terrain_destroy(rill_render_terrain *rt) {
 
 void rill_render_terrain_get_stats(const rill_render_terrain *rt, rill_render_terrain_stats *out) {
     memset(out, 0, sizeof *out);
-    if (rt)
+    if (rt) {
         *out = rt->stats;
+    }
 }

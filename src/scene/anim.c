@@ -76,14 +76,16 @@ static void binding_free(binding *b) {
  * primitives' entities, then its child nodes' entities, in the file's order. */
 static void bind_node(rill_world *w, const rill_gltf_model *m, int32_t node, rill_entity e,
                       binding *b, uint32_t depth) {
-    if (depth > 256 || !e || b->nodes[node])
+    if (depth > 256 || !e || b->nodes[node]) {
         return;
+    }
     b->nodes[node] = e;
     const rill_gltf_node *n = &m->nodes[node];
     rill_entity c = rill_world_first_child(w, e);
     uint32_t prims = n->mesh >= 0 ? m->meshes[n->mesh].primitive_count : 0;
-    for (uint32_t p = 0; p < prims && c; p++)
+    for (uint32_t p = 0; p < prims && c; p++) {
         c = rill_world_next_sibling(w, c);
+    }
     for (uint32_t i = 0; i < n->child_count && c; i++) {
         rill_entity next = rill_world_next_sibling(w, c);
         bind_node(w, m, n->children[i], c, b, depth + 1);
@@ -125,17 +127,21 @@ static bool binding_make(rill_scene_anim *a, binding *b, rill_entity player, ril
     rill_entity c = rill_world_first_child(a->world, root);
     for (uint32_t i = 0; i < roots && c; i++) {
         int32_t node = scene >= 0 ? m->scenes[scene].nodes[i] : (int32_t)i;
-        if (scene < 0 && m->nodes[node].parent >= 0)
+        if (scene < 0 && m->nodes[node].parent >= 0) {
             continue;
+        }
         rill_entity next = rill_world_next_sibling(a->world, c);
         bind_node(a->world, m, node, c, b, 0);
         c = next;
     }
-    for (uint32_t i = 0; i < m->node_count; i++)
+    for (uint32_t i = 0; i < m->node_count; i++) {
         rest_pose(&m->nodes[i], &b->rest[(size_t)i * POSE]);
-    for (uint32_t k = 0; k < m->animation_count && !b->has_weights; k++)
-        for (uint32_t ch = 0; ch < m->animations[k].channel_count; ch++)
+    }
+    for (uint32_t k = 0; k < m->animation_count && !b->has_weights; k++) {
+        for (uint32_t ch = 0; ch < m->animations[k].channel_count; ch++) {
             b->has_weights |= m->animations[k].channels[ch].path == RILL_GLTF_ANIM_WEIGHTS;
+        }
+    }
     return true;
 }
 
@@ -157,15 +163,19 @@ static binding *bind(rill_scene_anim *a, rill_entity e) {
     const rill_gltf_model *m = rill_scene_models_model(a->models, e);
     uint64_t i = 0;
     bool have = rill_map_get(&a->binding_of, e, &i);
-    if (have && a->bindings.data[i].root == root && a->bindings.data[i].m == m && root)
+    if (have && a->bindings.data[i].root == root && a->bindings.data[i].m == m && root) {
         return &a->bindings.data[i];
-    if (have)
+    }
+    if (have) {
         drop_binding(a, (uint32_t)i);
-    if (!root || !m || !m->animation_count)
+    }
+    if (!root || !m || !m->animation_count) {
         return NULL;
+    }
     binding b;
-    if (!binding_make(a, &b, e, root, m))
+    if (!binding_make(a, &b, e, root, m)) {
         return NULL;
+    }
     if (!rill_array_push(&a->bindings, b)) {
         binding_free(&b);
         return NULL;
@@ -181,25 +191,29 @@ static binding *bind(rill_scene_anim *a, rill_entity e) {
 /* >>clock -------------------------------------------------------------------------------------- */
 
 static int32_t resolve_clip(const rill_gltf_model *m, const rill_animation_player *p) {
-    if (p->clip && p->clip[0])
+    if (p->clip && p->clip[0]) {
         return rill_gltf_animation_find(m, p->clip);
+    }
     return p->index >= 0 && (uint32_t)p->index < m->animation_count ? p->index : -1;
 }
 
 /* Moves t by step inside [0, dur]: wraps when looping, else clamps. Returns how many times the
  * clip ended on the way (each wrap; reaching an end when not looping), at most 4. */
 static uint32_t advance(float *t, float step, float dur, bool loop) {
-    if (!isfinite(*t))
+    if (!isfinite(*t)) {
         *t = 0.0f;
-    if (step == 0.0f)
+    }
+    if (step == 0.0f) {
         return 0;
+    }
     if (!(dur > 0.0f)) {
         *t = 0.0f;
         return loop ? 0 : 1;
     }
     float v = *t + step;
-    if (v >= 0.0f && v < dur)
+    if (v >= 0.0f && v < dur) {
         return *t = v, 0;
+    }
     if (!loop) {
         bool was_at_end = step > 0.0f ? *t >= dur : *t <= 0.0f;
         *t = v < 0.0f ? 0.0f : dur;
@@ -207,8 +221,9 @@ static uint32_t advance(float *t, float step, float dur, bool loop) {
     }
     float wraps = floorf(v / dur);
     *t = v - wraps * dur;
-    if (!(*t >= 0.0f && *t < dur)) /* rounding at the edge */
+    if (!(*t >= 0.0f && *t < dur)) { /* rounding at the edge */
         *t = 0.0f;
+    }
     return (uint32_t)fminf(fabsf(wraps), 4.0f);
 }
 
@@ -223,16 +238,18 @@ static void tick(rill_scene_anim *a, rill_entity e, rill_animation_player *p, bi
         p->from_time = p->time;
         p->fade_elapsed = 0.0f;
         /* A clip named at load keeps its saved time; one named later starts at 0. */
-        if (p->active_plus1 > 0)
+        if (p->active_plus1 > 0) {
             p->time = 0.0f;
+        }
         p->active_plus1 = clip + 1;
     }
     float step = p->playing ? dt * p->speed : 0.0f;
     if (clip >= 0) {
         const rill_gltf_animation *an = &b->m->animations[clip];
         uint32_t ends = advance(&p->time, step, an->duration, p->loop);
-        if (ends && !p->loop)
+        if (ends && !p->loop) {
             p->playing = false;
+        }
         for (uint32_t k = 0; k < ends && k < 4; k++) {
             rill_animation_ended ev = {e, clip};
             rill_world_send_event(a->world, a->ended, &ev);
@@ -265,16 +282,18 @@ static void sample_clip(const binding *b, int32_t clip, float t, float *out, uin
     for (uint32_t c = 0; c < an->channel_count; c++) {
         const rill_gltf_anim_channel *ch = &an->channels[c];
         if (ch->path == RILL_GLTF_ANIM_WEIGHTS || (uint32_t)ch->node >= b->node_count ||
-            b->m->nodes[ch->node].has_matrix)
+            b->m->nodes[ch->node].has_matrix) {
             continue;
+        }
         const rill_gltf_anim_sampler *s = &an->samplers[ch->sampler];
         float *dst = out + (size_t)ch->node * POSE;
         int off = ch->path == RILL_GLTF_ANIM_TRANSLATION ? 0
                   : ch->path == RILL_GLTF_ANIM_ROTATION  ? 3
                                                          : 7;
         uint32_t want = ch->path == RILL_GLTF_ANIM_ROTATION ? 4u : 3u;
-        if (s->comps != want)
+        if (s->comps != want) {
             continue;
+        }
         rill_gltf_sampler_eval(s, t, ch->path == RILL_GLTF_ANIM_ROTATION, dst + off);
         b->touched[ch->node] |= bit;
     }
@@ -288,16 +307,18 @@ static void nlerp_quat(float *a, const float *b, float u) {
         l += a[i] * a[i];
     }
     l = sqrtf(l);
-    for (int i = 0; i < 4 && l > 1e-12f; i++)
+    for (int i = 0; i < 4 && l > 1e-12f; i++) {
         a[i] /= l;
+    }
 }
 
 static void sample_binding(binding *b) {
     size_t bytes = (size_t)b->node_count * POSE * sizeof(float);
     memcpy(b->pose, b->rest, bytes);
     memset(b->touched, 0, b->node_count);
-    if (b->active < 0)
+    if (b->active < 0) {
         return;
+    }
     if (b->from < 0) {
         sample_clip(b, b->active, b->time, b->pose, 1);
         return;
@@ -307,24 +328,29 @@ static void sample_binding(binding *b) {
      * fade's progress, so the pose is continuous at the fade's start and end. */
     sample_clip(b, b->from, b->from_time, b->pose, 1);
     const rill_gltf_animation *an = &b->m->animations[b->active];
-    for (uint32_t c = 0; c < an->channel_count; c++)
-        if ((uint32_t)an->channels[c].node < b->node_count)
+    for (uint32_t c = 0; c < an->channel_count; c++) {
+        if ((uint32_t)an->channels[c].node < b->node_count) {
             b->touched[an->channels[c].node] |= 2;
+        }
+    }
     for (uint32_t n = 0; n < b->node_count; n++) {
-        if (!b->touched[n] || b->m->nodes[n].has_matrix)
+        if (!b->touched[n] || b->m->nodes[n].has_matrix) {
             continue;
+        }
         float nw[POSE];
         memcpy(nw, &b->rest[(size_t)n * POSE], sizeof(nw));
         for (uint32_t c = 0; c < an->channel_count; c++) {
             const rill_gltf_anim_channel *ch = &an->channels[c];
-            if (ch->node != (int32_t)n || ch->path == RILL_GLTF_ANIM_WEIGHTS)
+            if (ch->node != (int32_t)n || ch->path == RILL_GLTF_ANIM_WEIGHTS) {
                 continue;
+            }
             const rill_gltf_anim_sampler *s = &an->samplers[ch->sampler];
             int off = ch->path == RILL_GLTF_ANIM_TRANSLATION ? 0
                       : ch->path == RILL_GLTF_ANIM_ROTATION  ? 3
                                                              : 7;
-            if (s->comps == (ch->path == RILL_GLTF_ANIM_ROTATION ? 4u : 3u))
+            if (s->comps == (ch->path == RILL_GLTF_ANIM_ROTATION ? 4u : 3u)) {
                 rill_gltf_sampler_eval(s, b->time, ch->path == RILL_GLTF_ANIM_ROTATION, nw + off);
+            }
         }
         float *p = &b->pose[(size_t)n * POSE];
         float u = b->blend;
@@ -339,8 +365,9 @@ static void sample_binding(binding *b) {
 static void sample_range(void *arg, uint32_t begin, uint32_t end, uint32_t index) {
     (void)index;
     rill_scene_anim *a = arg;
-    for (uint32_t i = begin; i < end; i++)
+    for (uint32_t i = begin; i < end; i++) {
         sample_binding(&a->bindings.data[i]);
+    }
 }
 
 /* >>morph weights (main thread) ---------------------------------------------------------------- */
@@ -350,22 +377,25 @@ static void sample_range(void *arg, uint32_t begin, uint32_t end, uint32_t index
  * does not blend weights: the new clip's apply from its first frame. */
 static void apply_weights(rill_scene_anim *a, const binding *b) {
     rill_component morph = rill_scene_models_components(a->models)->mesh_morph;
-    if (!b->has_weights || b->active < 0 || !morph.id)
+    if (!b->has_weights || b->active < 0 || !morph.id) {
         return;
+    }
     const rill_gltf_animation *an = &b->m->animations[b->active];
     float w[RILL_GLTF_MAX_TARGETS];
     for (uint32_t c = 0; c < an->channel_count; c++) {
         const rill_gltf_anim_channel *ch = &an->channels[c];
         const rill_gltf_anim_sampler *s = &an->samplers[ch->sampler];
         if (ch->path != RILL_GLTF_ANIM_WEIGHTS || (uint32_t)ch->node >= b->node_count ||
-            !b->nodes[ch->node] || !s->comps || s->comps > RILL_GLTF_MAX_TARGETS)
+            !b->nodes[ch->node] || !s->comps || s->comps > RILL_GLTF_MAX_TARGETS) {
             continue;
+        }
         rill_gltf_sampler_eval(s, b->time, false, w);
         for (rill_entity e = rill_world_first_child(a->world, b->nodes[ch->node]); e;
              e = rill_world_next_sibling(a->world, e)) {
             rill_mesh_morph *mm = rill_world_get(a->world, e, morph);
-            if (mm && mm->weights && mm->count == s->comps)
+            if (mm && mm->weights && mm->count == s->comps) {
                 memcpy(mm->weights, w, s->comps * sizeof(float));
+            }
         }
     }
 }
@@ -373,15 +403,18 @@ static void apply_weights(rill_scene_anim *a, const binding *b) {
 /* >>update ------------------------------------------------------------------------------------- */
 
 void rill_scene_anim_update(rill_scene_anim *a, float dt) {
-    if (!a)
+    if (!a) {
         return;
-    if (!isfinite(dt))
+    }
+    if (!isfinite(dt)) {
         dt = 0.0f;
+    }
     /* Bindings of players that died or lost their component go first. */
     for (uint32_t i = a->bindings.len; i-- > 0;) {
         rill_entity e = a->bindings.data[i].player;
-        if (!rill_world_is_alive(a->world, e) || !rill_world_has(a->world, e, a->player))
+        if (!rill_world_is_alive(a->world, e) || !rill_world_has(a->world, e, a->player)) {
             drop_binding(a, i);
+        }
     }
     const rill_entity *ents;
     void *data;
@@ -390,8 +423,9 @@ void rill_scene_anim_update(rill_scene_anim *a, float dt) {
     for (uint32_t i = 0; i < n; i++) {
         rill_entity e = ents[i];
         binding *b = bind(a, e);
-        if (!b)
+        if (!b) {
             continue;
+        }
         /* Neither binding nor sending events changes the component's storage. */
         tick(a, e, (rill_animation_player *)data + i, b, dt);
         players++;
@@ -403,8 +437,9 @@ void rill_scene_anim_update(rill_scene_anim *a, float dt) {
     for (uint32_t i = 0; i < a->bindings.len; i++) {
         const binding *b = &a->bindings.data[i];
         for (uint32_t k = 0; k < b->node_count; k++) {
-            if (!b->touched[k] || !b->nodes[k])
+            if (!b->touched[k] || !b->nodes[k]) {
                 continue;
+            }
             const float *p = &b->pose[(size_t)k * POSE];
             rill_transform t;
             memcpy(t.translation, p, 3 * sizeof(float));
@@ -425,24 +460,27 @@ rill_component rill_scene_anim_register(rill_world *world, rill_error *err) {
         return RILL_COMPONENT_NONE;
     }
     rill_component c = rill_world_find_component(world, "AnimationPlayer");
-    if (c.id)
+    if (c.id) {
         return c;
+    }
     rill_type_desc d = {.name = "AnimationPlayer",
                         RILL_TYPE_LAYOUT(rill_animation_player),
                         RILL_FIELDS(player_fields),
                         .defaults = &player_default,
                         .doc = "plays a clip of this entity's Model (rill/scene/anim.h)"};
     c = rill_world_register_component(world, &d);
-    if (!c.id)
+    if (!c.id) {
         rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "registering AnimationPlayer");
+    }
     return c;
 }
 
 /* >>lifetime ----------------------------------------------------------------------------------- */
 
 rill_scene_anim *rill_scene_anim_create(const rill_scene_anim_desc *desc, rill_error *err) {
-    if (RILL_DESC_CHECK(desc, "rill_scene_anim_create", err) != RILL_OK)
+    if (RILL_DESC_CHECK(desc, "rill_scene_anim_create", err) != RILL_OK) {
         return NULL;
+    }
     if (!desc || !desc->world || !desc->models) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                        "rill_scene_anim_create: world and models are required");
@@ -458,9 +496,10 @@ rill_scene_anim *rill_scene_anim_create(const rill_scene_anim_desc *desc, rill_e
     a->jobs = desc->jobs;
     a->player = rill_scene_anim_register(a->world, NULL);
     a->ended = rill_world_find_event(a->world, "AnimationEnded");
-    if (!a->ended.id)
+    if (!a->ended.id) {
         a->ended =
             rill_world_register_event(a->world, "AnimationEnded", sizeof(rill_animation_ended));
+    }
     if (!a->player.id || !a->ended.id) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                        "rill_scene_anim_create: cannot register AnimationPlayer");
@@ -471,10 +510,12 @@ rill_scene_anim *rill_scene_anim_create(const rill_scene_anim_desc *desc, rill_e
 }
 
 void rill_scene_anim_destroy(rill_scene_anim *a) {
-    if (!a)
+    if (!a) {
         return;
-    for (uint32_t i = 0; i < a->bindings.len; i++)
+    }
+    for (uint32_t i = 0; i < a->bindings.len; i++) {
         binding_free(&a->bindings.data[i]);
+    }
     rill_array_free(&a->bindings);
     rill_map_free(&a->binding_of);
     rill_free(a);
@@ -489,6 +530,7 @@ rill_event rill_scene_anim_ended_event(const rill_scene_anim *a) {
 }
 
 void rill_scene_anim_get_stats(const rill_scene_anim *a, rill_scene_anim_stats *out) {
-    if (out)
+    if (out) {
         *out = a ? a->stats : (rill_scene_anim_stats){0};
+    }
 }

@@ -17,19 +17,22 @@
 
 scene_types *rill__scene_types_create(rill_world *world) {
     scene_types *t = rill_calloc_tagged(1, sizeof *t, RILL_MEM_SCENE);
-    if (!t)
+    if (!t) {
         return NULL;
+    }
     atomic_store(&t->refs, 1);
     uint32_t n = rill_world_component_count(world);
     t->world_component_count = n;
     t->items = rill_calloc_tagged(n ? n : 1, sizeof *t->items, RILL_MEM_SCENE);
-    if (!t->items)
+    if (!t->items) {
         goto fail;
+    }
     for (uint32_t id = 1; id <= n; id++) {
         rill_component c = {id};
         const rill_type_desc *ty = rill_world_component_type(world, c);
-        if (!ty || !ty->name)
+        if (!ty || !ty->name) {
             continue;
+        }
         scene_type *st = &t->items[t->count];
         st->type = ty;
         st->id = c;
@@ -37,14 +40,16 @@ scene_types *rill__scene_types_create(rill_world *world) {
         st->proto = rill_malloc_tagged(ty->size ? ty->size : 1, RILL_MEM_SCENE);
         st->name_len = rill_calloc_tagged(ty->field_count ? ty->field_count : 1, sizeof(uint32_t),
                                           RILL_MEM_SCENE);
-        if (!st->proto || !st->name_len)
+        if (!st->proto || !st->name_len) {
             goto fail;
+        }
         for (uint32_t k = 0; k < ty->field_count; k++) {
             st->name_len[k] = ty->fields[k].name ? (uint32_t)strlen(ty->fields[k].name) : 0;
         }
         rill_type_apply_defaults(ty, st->proto);
-        if (!rill_map_set(&t->by_name, rill_hash64_str(ty->name), t->count))
+        if (!rill_map_set(&t->by_name, rill_hash64_str(ty->name), t->count)) {
             goto fail;
+        }
         t->count++;
     }
     t->name_comp = rill_world_builtin(world)->name;
@@ -57,13 +62,15 @@ fail:
 }
 
 void rill__scene_types_retain(scene_types *t) {
-    if (t)
+    if (t) {
         atomic_fetch_add(&t->refs, 1);
+    }
 }
 
 void rill__scene_types_release(scene_types *t) {
-    if (!t || atomic_fetch_sub(&t->refs, 1) != 1)
+    if (!t || atomic_fetch_sub(&t->refs, 1) != 1) {
         return;
+    }
     for (uint32_t i = 0; i < t->count; i++) {
         rill_free(t->items[i].proto);
         rill_free(t->items[i].name_len);
@@ -75,11 +82,13 @@ void rill__scene_types_release(scene_types *t) {
 
 int32_t rill__scene_types_find(const scene_types *t, const char *name, size_t len) {
     uint64_t idx;
-    if (!rill_map_get(&t->by_name, rill_hash64(name, len), &idx))
+    if (!rill_map_get(&t->by_name, rill_hash64(name, len), &idx)) {
         return -1;
+    }
     const char *n = t->items[idx].type->name;
-    if (strlen(n) != len || memcmp(n, name, len) != 0)
+    if (strlen(n) != len || memcmp(n, name, len) != 0) {
         return -1;
+    }
     return (int32_t)idx;
 }
 
@@ -100,8 +109,9 @@ rill_result rill__scene_read_file(rill_vfs *vfs, const char *path, char **out, s
     size_t size = 0;
     rill_result r = vfs ? rill_vfs_read_all(vfs, path, &data, &size, err)
                         : rill_file_read_all(path, &data, &size, err);
-    if (r != RILL_OK)
+    if (r != RILL_OK) {
         return r;
+    }
     *out = (char *)data;
     *out_len = size;
     return RILL_OK;
@@ -140,8 +150,9 @@ static bool bind_fail(binder *b, const place *pl, uint32_t line, uint32_t col, c
     RILL_PRINTF(5, 6);
 static bool bind_fail(binder *b, const place *pl, uint32_t line, uint32_t col, const char *fmt,
                       ...) {
-    if (b->failed)
+    if (b->failed) {
         return false;
+    }
     b->failed = true;
     char msg[320];
     va_list ap;
@@ -251,10 +262,12 @@ static const char *value_asset(void *user, const char *s, size_t pos) {
         if (!rill_path_normalize(norm, sizeof norm, s)) {
             invalid = true;
         } else {
-            if (strcmp(norm, s) != 0)
+            if (strcmp(norm, s) != 0) {
                 norm_s = rill_intern(norm);
-            if (!norm_s)
+            }
+            if (!norm_s) {
                 norm_s = s;
+            }
             if (b->opts->check_assets) {
                 char file[RILL_VFS_PATH_MAX + 1];
                 const char *label;
@@ -312,15 +325,18 @@ static bool bind_value(binder *b, const place *pl, const rsn_field *fd, const ri
 static uint32_t blob_alloc(bound_scene *o, size_t size) {
     size_t off = RILL_ALIGN_UP(o->blob_len, (size_t)16);
     size_t need = off + size;
-    if (need > UINT32_MAX - 64u)
+    if (need > UINT32_MAX - 64u) {
         return UINT32_MAX;
+    }
     if (need > o->blob_cap) {
         size_t cap = o->blob_cap ? o->blob_cap * 2u : 4096u;
-        while (cap < need)
+        while (cap < need) {
             cap *= 2u;
+        }
         uint8_t *nb = rill_realloc_tagged(o->blob, cap, RILL_MEM_SCENE);
-        if (!nb)
+        if (!nb) {
             return UINT32_MAX;
+        }
         o->blob = nb;
         o->blob_cap = cap;
     }
@@ -343,17 +359,20 @@ static bool bind_component(binder *b, const rsn_doc *doc, const rsn_component *c
                            uint32_t entity_index, uint32_t fix_base, bool top) {
     place pl = {.doc = doc, .comp = doc->src + c->name_off, .comp_len = c->name_len};
     bound_scene *o = b->out;
-    if (top)
+    if (top) {
         o->file_components++;
+    }
     int32_t ti = rill__scene_types_find(b->types, pl.comp, c->name_len);
     if (ti < 0 || b->types->items[ti].id.id == b->types->unknown_comp.id) {
-        if (top)
+        if (top) {
             o->unknown_components++;
+        }
         char hint[96] = "";
         const char *near =
             rill__scene_suggest(pl.comp, c->name_len, type_name, b->types, b->types->count);
-        if (near)
+        if (near) {
             snprintf(hint, sizeof hint, "; did you mean '%s'?", near);
+        }
         if (b->opts->strict) {
             return bind_fail(b, &pl, c->line, c->col,
                              "unknown component '%.*s' (an error with --strict)%s",
@@ -361,10 +380,12 @@ static bool bind_component(binder *b, const rsn_doc *doc, const rsn_component *c
         }
         bind_warn(b, &pl, c->line, c->col, "unknown component '%.*s' %s%s", (int)c->name_len,
                   pl.comp, b->opts->lossy ? "skipped" : "kept as written, not used", hint);
-        if (b->opts->lossy)
+        if (b->opts->lossy) {
             return true;
-        if (b->unknown.len && !rill_strbuf_append(&b->unknown, "\x01", 1))
+        }
+        if (b->unknown.len && !rill_strbuf_append(&b->unknown, "\x01", 1)) {
             return false;
+        }
         return rill_strbuf_append(&b->unknown, doc->src + c->raw_off, c->raw_end - c->raw_off);
     }
     const scene_type *st = &b->types->items[ti];
@@ -418,11 +439,13 @@ static bool bind_component(binder *b, const rsn_doc *doc, const rsn_component *c
             }
             seen |= UINT64_C(1) << k;
         }
-        if (!bind_value(b, &pl, fd, f, off, fix_base))
+        if (!bind_value(b, &pl, fd, f, off, fix_base)) {
             return false;
+        }
     }
-    if (b->failed)
+    if (b->failed) {
         return false;
+    }
     /* A component given twice: the later block replaces the earlier whole (its fields do not
      * merge), as the world's add does; said, like a field given twice. */
     for (uint32_t k = o->ents.data[entity_index].first_comp; k < o->comps.len; k++) {
@@ -450,8 +473,9 @@ static rill_result bind_doc(binder *b, const rsn_doc *doc, uint32_t root_parent,
 static const rsn_doc *get_doc(binder *b, const char *path, const place *pl, uint32_t line,
                               uint32_t col) {
     for (uint32_t i = 0; i < b->docs.len; i++) {
-        if (b->docs.data[i].path == path)
+        if (b->docs.data[i].path == path) {
             return b->docs.data[i].doc;
+        }
     }
     doc_cache_entry ce = {.path = path, .doc = NULL};
     char *text = NULL;
@@ -462,8 +486,9 @@ static const rsn_doc *get_doc(binder *b, const char *path, const place *pl, uint
         if (d && rill__rsn_parse_owned(d, path, text, len, &e) == RILL_OK) {
             ce.doc = d;
         } else {
-            if (!d)
+            if (!d) {
                 rill_free(text);
+            }
             rill_free(d);
         }
     }
@@ -491,8 +516,9 @@ static void instance_place(const rsn_doc *doc, const rsn_entity *de, uint32_t *l
     *col = de->col;
     for (uint32_t k = 0; k < de->comp_count; k++) {
         const rsn_component *c = &doc->comps.data[de->first_comp + k];
-        if (c->name_len != 13 || memcmp(doc->src + c->name_off, "SceneInstance", 13) != 0)
+        if (c->name_len != 13 || memcmp(doc->src + c->name_off, "SceneInstance", 13) != 0) {
             continue;
+        }
         *line = c->line;
         *col = c->col;
         for (uint32_t f = 0; f < c->field_count; f++) {
@@ -508,18 +534,21 @@ static void instance_place(const rsn_doc *doc, const rsn_entity *de, uint32_t *l
 /* Expands the non-streamed instances among bound entities [first, last). */
 static rill_result expand_instances(binder *b, const rsn_doc *doc, uint32_t first, uint32_t last) {
     rill_component ic = b->types->instance_comp;
-    if (!ic.id)
+    if (!ic.id) {
         return RILL_OK;
+    }
     for (uint32_t i = first; i < last && !b->failed; i++) {
         const bound_entity *be = &b->out->ents.data[i];
         const rill_scene_instance *si = NULL;
         for (uint32_t k = 0; k < be->comp_count; k++) {
             const bound_comp *bc = &b->out->comps.data[be->first_comp + k];
-            if (bc->comp.id == ic.id)
+            if (bc->comp.id == ic.id) {
                 si = (const rill_scene_instance *)(b->out->blob + bc->off);
+            }
         }
-        if (!si || si->streamed || !si->scene)
+        if (!si || si->streamed || !si->scene) {
             continue;
+        }
         const char *path = si->scene;
         const rsn_entity *de = &doc->entities.data[i - first];
         place pl = {
@@ -535,8 +564,9 @@ static rill_result expand_instances(binder *b, const rsn_doc *doc, uint32_t firs
         }
         bool cycle = false;
         for (uint32_t d = 0; d < b->depth; d++) {
-            if (b->stack[d] == path)
+            if (b->stack[d] == path) {
                 cycle = true;
+            }
         }
         if (cycle) {
             bind_warn(b, &pl, line, col,
@@ -544,13 +574,15 @@ static rill_result expand_instances(binder *b, const rsn_doc *doc, uint32_t firs
             continue;
         }
         const rsn_doc *sub = get_doc(b, path, &pl, line, col);
-        if (!sub)
+        if (!sub) {
             continue;
+        }
         b->stack[b->depth++] = path;
         rill_result r = bind_doc(b, sub, i, false);
         b->depth--;
-        if (r != RILL_OK)
+        if (r != RILL_OK) {
             return r;
+        }
     }
     return b->failed ? (b->err && b->err->code ? b->err->code : RILL_ERR_PARSE) : RILL_OK;
 }
@@ -568,8 +600,9 @@ static rill_result bind_doc(binder *b, const rsn_doc *doc, uint32_t root_parent,
         b->failed = true;
         return rill_error_set(b->err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", doc->path);
     }
-    if (top)
+    if (top) {
         o->file_entities += n;
+    }
     for (uint32_t i = 0; i < n && !b->failed; i++) {
         if ((i & 4095u) == 4095u && cancelled(b)) {
             b->failed = true;
@@ -578,8 +611,9 @@ static rill_result bind_doc(binder *b, const rsn_doc *doc, uint32_t root_parent,
         const rsn_entity *de = &doc->entities.data[i];
         bound_entity be = {0};
         be.parent = de->parent_index == RSN_NONE_INDEX ? root_parent : base + de->parent_index;
-        if (be.parent == RSN_NONE_INDEX)
+        if (be.parent == RSN_NONE_INDEX) {
             o->roots++;
+        }
         if (de->name_off != RSN_NONE_INDEX) {
             /* "" reads as NULL (an unset string field), but an entity named "" keeps its name. */
             be.name = NULL;
@@ -615,8 +649,9 @@ static rill_result bind_doc(binder *b, const rsn_doc *doc, uint32_t root_parent,
         }
         o->ents.data[ei].fix_count = o->fixes.len - o->ents.data[ei].first_fix;
     }
-    if (b->failed)
+    if (b->failed) {
         return b->err && b->err->code ? b->err->code : RILL_ERR_PARSE;
+    }
     if (b->opts->expand_instances) {
         return expand_instances(b, doc, base, base + n);
     }
@@ -631,8 +666,9 @@ static rill_result bind_doc(binder *b, const rsn_doc *doc, uint32_t root_parent,
 static const char *raw_instance_path(const rsn_doc *doc, const rsn_entity *de) {
     for (uint32_t k = 0; k < de->comp_count; k++) {
         const rsn_component *c = &doc->comps.data[de->first_comp + k];
-        if (c->name_len != 13 || memcmp(doc->src + c->name_off, "SceneInstance", 13) != 0)
+        if (c->name_len != 13 || memcmp(doc->src + c->name_off, "SceneInstance", 13) != 0) {
             continue;
+        }
         const char *scene = NULL;
         bool streamed = false;
         for (uint32_t f = 0; f < c->field_count; f++) {
@@ -664,22 +700,26 @@ static uint64_t count_expanded(binder *b, const rsn_doc *doc, uint64_t cap, rill
     for (uint32_t i = 0; i < doc->entities.len && total <= cap; i++) {
         const rsn_entity *de = &doc->entities.data[i];
         const char *path = raw_instance_path(doc, de);
-        if (!path || b->depth > b->opts->max_depth || b->depth >= RILL_COUNTOF(b->stack))
+        if (!path || b->depth > b->opts->max_depth || b->depth >= RILL_COUNTOF(b->stack)) {
             continue;
+        }
         bool cycle = false;
         for (uint32_t d = 0; d < b->depth; d++) {
-            if (b->stack[d] == path)
+            if (b->stack[d] == path) {
                 cycle = true;
+            }
         }
-        if (cycle)
+        if (cycle) {
             continue;
+        }
         place pl = {
             .doc = doc, .comp = "SceneInstance", .comp_len = 13, .field = "scene", .field_len = 5};
         uint32_t line, col;
         instance_place(doc, de, &line, &col);
         const rsn_doc *sub = get_doc(b, path, &pl, line, col);
-        if (!sub)
+        if (!sub) {
             continue;
+        }
         uint64_t key = ((uint64_t)(uintptr_t)sub << 6) | b->depth, sub_count;
         if (!rill_map_get(memo, key, &sub_count)) {
             b->stack[b->depth++] = path;
@@ -699,8 +739,9 @@ static rill_result check_expanded_count(binder *b, const rsn_doc *doc) {
     uint64_t cap = b->opts->max_entities;
     uint64_t total = count_expanded(b, doc, cap, &memo);
     rill_map_free(&memo);
-    if (total <= cap)
+    if (total <= cap) {
         return RILL_OK;
+    }
     b->failed = true;
     return rill_error_set(b->err, RILL_ERR_LIMIT,
                           "%s: with its scene instances expanded the load would create more than "
@@ -713,11 +754,13 @@ static rill_result check_expanded_count(binder *b, const rsn_doc *doc) {
 rill_result rill__scene_bind(const scene_types *types, const bind_opts *opts, const rsn_doc *doc,
                              const char *top_path, bound_scene *out, rill_error *err) {
     binder b = {.types = types, .opts = opts, .out = out, .err = err};
-    if (top_path)
+    if (top_path) {
         b.stack[b.depth++] = rill_intern(top_path);
+    }
     rill_result r = opts->expand_instances ? check_expanded_count(&b, doc) : RILL_OK;
-    if (r == RILL_OK)
+    if (r == RILL_OK) {
         r = bind_doc(&b, doc, RSN_NONE_INDEX, true);
+    }
     for (uint32_t i = 0; i < b.docs.len; i++) {
         if (b.docs.data[i].doc) {
             rill__rsn_doc_free(b.docs.data[i].doc);

@@ -8,8 +8,9 @@
 
 rill_scene_components rill_scene_register(rill_world *world) {
     rill_scene_components out = {0};
-    if (!world)
+    if (!world) {
         return out;
+    }
     static const float load_radius = 150.0f, unload_radius = 200.0f;
     const rill_field inst_fields[] = {
         RILL_FIELD_WITH(rill_scene_instance, scene, ASSET_PATH,
@@ -53,10 +54,12 @@ rill_scene_components rill_scene_register(rill_world *world) {
 rill_result rill_scene_check_text(rill_world *world, const char *path, const char *text, size_t len,
                                   const rill_scene_read_desc *desc, rill_scene_check_info *out_info,
                                   rill_error *err) {
-    if (RILL_DESC_CHECK(desc, "rill_scene_check_text", err) != RILL_OK)
+    if (RILL_DESC_CHECK(desc, "rill_scene_check_text", err) != RILL_OK) {
         return RILL_ERR_INVALID_ARGUMENT;
-    if (out_info)
+    }
+    if (out_info) {
         memset(out_info, 0, sizeof *out_info);
+    }
     if (!world || (!text && len)) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_scene_check_text: no %s",
                               world ? "text" : "world");
@@ -64,8 +67,9 @@ rill_result rill_scene_check_text(rill_world *world, const char *path, const cha
     rill_scene_register(world);
     rsn_doc doc;
     rill_result r = rill__rsn_parse(&doc, path ? path : "<memory>", text ? text : "", len, err);
-    if (r != RILL_OK)
+    if (r != RILL_OK) {
         return r;
+    }
     scene_types *types = rill__scene_types_create(world);
     if (!types) {
         rill__rsn_doc_free(&doc);

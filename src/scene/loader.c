@@ -130,8 +130,9 @@ rill_scene_loader_desc rill_scene_loader_query_defaults(void) {
 }
 
 static load_rec *rec_get(const rill_scene_loader *ld, uint32_t id) {
-    if (!ld)
+    if (!ld) {
         return NULL;
+    }
     int32_t idx = rill_pool_index(&ld->pool, id);
     return idx < 0 ? NULL : &ld->recs[idx];
 }
@@ -139,8 +140,9 @@ static load_rec *rec_get(const rill_scene_loader *ld, uint32_t id) {
 /* >>jobs -------------------------------------------------------------------------------------- */
 
 static void job_free(load_job *job) {
-    if (!job)
+    if (!job) {
         return;
+    }
     rill__bound_free(&job->bound);
     rill__scene_types_release(job->types);
     rill_free(job->path);
@@ -179,8 +181,9 @@ static bool job_finished(load_job *job) {
 static scene_types *current_types(rill_scene_loader *ld) {
     if (!ld->types || ld->types->world_component_count != rill_world_component_count(ld->world)) {
         scene_types *t = rill__scene_types_create(ld->world);
-        if (!t)
+        if (!t) {
             return NULL;
+        }
         rill__scene_types_release(ld->types);
         ld->types = t;
     }
@@ -209,16 +212,18 @@ static void active_remove(rill_scene_loader *ld, uint32_t id) {
             break;
         }
     }
-    if (ld->main_pending == id)
+    if (ld->main_pending == id) {
         ld->main_pending = 0;
+    }
 }
 
 /* Detaches the record's job: freed now when its worker is done, else parked as an orphan. */
 static void rec_drop_job(rill_scene_loader *ld, load_rec *r) {
     load_job *job = r->job;
     r->job = NULL;
-    if (!job)
+    if (!job) {
         return;
+    }
     atomic_store(&job->cancel, true);
     if (!job->queued || job_finished(job)) {
         job_free(job);
@@ -285,8 +290,9 @@ static void rec_fail(rill_scene_loader *ld, uint32_t id, load_rec *r, rill_resul
     r->error = rill_strdup(msg && *msg ? msg : "scene load failed");
     RILL_LOG_ERROR(SCENE_LOG, "%s", r->error ? r->error : "scene load failed");
     /* Entities of a failed load never stay behind (one batch: see rill_world_despawn_recursive). */
-    if (r->spawned)
+    if (r->spawned) {
         rill_world_despawn_recursive_n(ld->world, r->spawned, r->total);
+    }
     rec_finish(ld, id, r, RILL_SCENE_LOAD_FAILED);
     send_event(ld, ld->ev_failed, id, r);
 }
@@ -294,8 +300,9 @@ static void rec_fail(rill_scene_loader *ld, uint32_t id, load_rec *r, rill_resul
 /* Queues a replaced scene's roots for retire_step. Without memory for the queue they go at once,
  * as one batch. */
 static void retire_roots(rill_scene_loader *ld, const rill_entity *roots, uint32_t n) {
-    if (n == 0)
+    if (n == 0) {
         return;
+    }
     rill_entity *slot = rill_array_push_n(&ld->retiring, n);
     if (!slot) {
         rill_world_despawn_recursive_n(ld->world, roots, n);
@@ -309,8 +316,9 @@ static void retire_roots(rill_scene_loader *ld, const rill_entity *roots, uint32
  * applied district is thousands of entities. Entries not spawned yet are 0 and skipped. */
 static void rec_cancel_retire(rill_scene_loader *ld, uint32_t id, load_rec *r) {
     rec_drop_job(ld, r);
-    if (r->spawned)
+    if (r->spawned) {
         retire_roots(ld, r->spawned, r->spawn_pos);
+    }
     rec_finish(ld, id, r, RILL_SCENE_LOAD_CANCELLED);
 }
 
@@ -318,8 +326,9 @@ static void rec_cancel_retire(rill_scene_loader *ld, uint32_t id, load_rec *r) {
  * instance's contents, say) goes with them instead of being left as orphaned roots. */
 static void rec_cancel(rill_scene_loader *ld, uint32_t id, load_rec *r) {
     rec_drop_job(ld, r);
-    if (r->spawned)
+    if (r->spawned) {
         rill_world_despawn_recursive_n(ld->world, r->spawned, r->total);
+    }
     rec_finish(ld, id, r, RILL_SCENE_LOAD_CANCELLED);
 }
 
@@ -342,14 +351,17 @@ static bool retire_step(rill_scene_loader *ld) {
     ld->retire_chunk.len = 0;
     while (ld->retire_chunk.len < RETIRE_CHUNK) {
         if (ld->retire_stack.len == 0) {
-            if (ld->retire_pos >= ld->retiring.len)
+            if (ld->retire_pos >= ld->retiring.len) {
                 break;
+            }
             rill_entity root = ld->retiring.data[ld->retire_pos++];
-            if (!rill_world_is_alive(w, root))
+            if (!rill_world_is_alive(w, root)) {
                 continue;
+            }
             retire_node n = {root, rill_world_first_child(w, root)};
-            if (!rill_array_push(&ld->retire_stack, n))
+            if (!rill_array_push(&ld->retire_stack, n)) {
                 rill_world_despawn_recursive(w, root); /* no memory to walk it: all at once */
+            }
             continue;
         }
         retire_node *top = &ld->retire_stack.data[ld->retire_stack.len - 1u];
@@ -357,12 +369,14 @@ static bool retire_step(rill_scene_loader *ld) {
             rill_entity c = top->next;
             top->next = rill_world_next_sibling(w, c);
             retire_node n = {c, rill_world_first_child(w, c)};
-            if (!rill_array_push(&ld->retire_stack, n))
+            if (!rill_array_push(&ld->retire_stack, n)) {
                 break; /* the next step walks it again */
+            }
             continue;
         }
-        if (!rill_array_push(&ld->retire_chunk, top->e))
+        if (!rill_array_push(&ld->retire_chunk, top->e)) {
             break;
+        }
         ld->retire_stack.len--;
     }
     rill_world_despawn_recursive_n(w, ld->retire_chunk.data, ld->retire_chunk.len);
@@ -418,8 +432,9 @@ static bool count_step(rill_scene_loader *ld, load_rec *r) {
         uint32_t end = RILL_MIN(r->bound.comps.len, r->count_comp_pos + COUNT_STEP);
         for (uint32_t i = r->count_comp_pos; i < end; i++) {
             rill_component c = r->bound.comps.data[i].comp;
-            if (c.id <= nc)
+            if (c.id <= nc) {
                 counts[c.id]++;
+            }
         }
         r->count_comp_pos = end;
         return true;
@@ -428,8 +443,9 @@ static bool count_step(rill_scene_loader *ld, load_rec *r) {
         uint32_t end = RILL_MIN(r->total, r->count_ent_pos + COUNT_STEP);
         for (uint32_t i = r->count_ent_pos; i < end; i++) {
             const bound_entity *be = &r->bound.ents.data[i];
-            if (be->name && bi->name.id <= nc)
+            if (be->name && bi->name.id <= nc) {
                 counts[bi->name.id]++;
+            }
             if ((be->parent != RSN_NONE_INDEX || r->root) && bi->parent.id <= nc) {
                 counts[bi->parent.id]++;
                 counts[bi->children.id]++; /* an upper bound on new parents */
@@ -455,12 +471,15 @@ static bool count_step(rill_scene_loader *ld, load_rec *r) {
  * sparse arrays take a fraction of a millisecond each to grow), so the steps fit in the budget
  * instead of adding to the spawn frame. Returns false once everything is reserved. */
 static bool reserve_step(rill_scene_loader *ld, load_rec *r) {
-    if (r->reserved)
+    if (r->reserved) {
         return false;
-    if (!r->counted)
+    }
+    if (!r->counted) {
         return count_step(ld, r);
-    while (r->next_reserve < r->count_len && !r->counts[r->next_reserve])
+    }
+    while (r->next_reserve < r->count_len && !r->counts[r->next_reserve]) {
         r->next_reserve++;
+    }
     if (r->next_reserve >= r->count_len && r->prefault_left > 0) {
         /* GlobalTransforms are written as each entity is applied (apply_next): map their pages
          * here, a slice per step, so the applying frames do not pay the page faults of the whole
@@ -613,8 +632,9 @@ static uint32_t rec_alloc(rill_scene_loader *ld, rill_error *err) {
         }
     }
     load_rec *r = rec_get(ld, id);
-    if (!r)
+    if (!r) {
         return 0;
+    }
     memset(r, 0, sizeof *r);
     r->id = id;
     return id;
@@ -646,8 +666,9 @@ static uint32_t start_load(rill_scene_loader *ld, const char *path, bool is_main
         return 0;
     }
     uint32_t id = rec_alloc(ld, err);
-    if (!id)
+    if (!id) {
         return 0;
+    }
     load_rec *r = rec_get(ld, id);
     load_job *job = rill_calloc_tagged(1, sizeof *job, RILL_MEM_SCENE);
     r->path = rill_strdup(norm);
@@ -688,8 +709,9 @@ static uint32_t start_load(rill_scene_loader *ld, const char *path, bool is_main
 /* >>public ------------------------------------------------------------------------------------ */
 
 rill_scene_loader *rill_scene_loader_create(const rill_scene_loader_desc *desc, rill_error *err) {
-    if (RILL_DESC_CHECK(desc, "rill_scene_loader_create", err) != RILL_OK)
+    if (RILL_DESC_CHECK(desc, "rill_scene_loader_create", err) != RILL_OK) {
         return NULL;
+    }
     if (!desc || !desc->world) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_scene_loader_create: no world");
         return NULL;
@@ -706,10 +728,12 @@ rill_scene_loader *rill_scene_loader_create(const rill_scene_loader_desc *desc, 
     ld->clock = desc->clock;
     ld->budget_ns = desc->budget_ns ? desc->budget_ns : d.budget_ns;
     ld->read = desc->read;
-    if (!ld->read.max_instance_depth)
+    if (!ld->read.max_instance_depth) {
         ld->read.max_instance_depth = d.read.max_instance_depth;
-    if (!ld->read.max_entities)
+    }
+    if (!ld->read.max_entities) {
         ld->read.max_entities = d.read.max_entities;
+    }
     uint32_t cap = desc->max_loads ? desc->max_loads : d.max_loads;
     ld->comps = rill_scene_register(ld->world);
     ld->ev_loaded = rill_world_register_event(ld->world, "SceneLoaded", sizeof(rill_scene_event));
@@ -728,15 +752,17 @@ rill_scene_loader *rill_scene_loader_create(const rill_scene_loader_desc *desc, 
 }
 
 void rill_scene_loader_destroy(rill_scene_loader *ld) {
-    if (!ld)
+    if (!ld) {
         return;
+    }
     while (ld->active.len) {
         uint32_t id = ld->active.data[0];
         rec_cancel(ld, id, rec_get(ld, id));
     }
     for (uint32_t i = 0; i < ld->orphans.len; i++) {
-        if (ld->jobs)
+        if (ld->jobs) {
             rill_jobs_wait(ld->jobs, &ld->orphans.data[i]->counter);
+        }
         job_free(ld->orphans.data[i]);
     }
     for (uint32_t i = 0; i < ld->trash.len; i++) {
@@ -763,21 +789,25 @@ void rill_scene_loader_destroy(rill_scene_loader *ld) {
 }
 
 void rill_scene_loader_set_budget(rill_scene_loader *ld, uint64_t budget_ns) {
-    if (ld)
+    if (ld) {
         ld->budget_ns = budget_ns ? budget_ns : DEFAULT_BUDGET_NS;
+    }
 }
 
 void rill_scene_loader_set_strict(rill_scene_loader *ld, bool strict) {
-    if (ld)
+    if (ld) {
         ld->read.strict = strict;
+    }
 }
 
 void rill_scene_loader_events(const rill_scene_loader *ld, rill_event *out_loaded,
                               rill_event *out_failed) {
-    if (out_loaded)
+    if (out_loaded) {
         *out_loaded = ld ? ld->ev_loaded : RILL_EVENT_NONE;
-    if (out_failed)
+    }
+    if (out_failed) {
         *out_failed = ld ? ld->ev_failed : RILL_EVENT_NONE;
+    }
 }
 
 /* A new main load replaces the one in flight: its partial entities (with whatever got attached
@@ -804,8 +834,9 @@ rill_scene_load rill_scene_load_async(rill_scene_loader *ld, const char *path, r
 /* Runs a PARSING record's job to the end on this thread (sync loads, no job system). */
 static void run_job_now(rill_scene_loader *ld, load_rec *r) {
     load_job *job = r->job;
-    if (!job)
+    if (!job) {
         return;
+    }
     if (job->queued) {
         rill_jobs_wait(ld->jobs, &job->counter);
     } else if (!atomic_load(&job->done)) {
@@ -815,16 +846,20 @@ static void run_job_now(rill_scene_loader *ld, load_rec *r) {
 
 rill_result rill_scene_load_sync(rill_scene_loader *ld, const char *path, rill_scene_load *out_load,
                                  rill_error *err) {
-    if (out_load)
+    if (out_load) {
         out_load->id = 0;
-    if (!ld)
+    }
+    if (!ld) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_scene_load_sync: no loader");
+    }
     cancel_main_pending(ld);
     uint32_t id = start_load(ld, path, true, RILL_ENTITY_NULL, false, err);
-    if (!id)
+    if (!id) {
         return err && err->code ? err->code : RILL_ERR_INVALID_ARGUMENT;
-    if (out_load)
+    }
+    if (out_load) {
         out_load->id = id;
+    }
     load_rec *r = rec_get(ld, id);
     run_job_now(ld, r);
     rec_parsed(ld, id, r);
@@ -832,13 +867,15 @@ rill_result rill_scene_load_sync(rill_scene_loader *ld, const char *path, rill_s
         return rill_error_set(err, r->code, "%s", r->error ? r->error : "load failed");
     }
     while (r->spawn_pos < r->total) {
-        if (!spawn_step(ld, id, r))
+        if (!spawn_step(ld, id, r)) {
             return rill_error_set(err, r->code, "%s", r->error ? r->error : "load failed");
+        }
     }
     while (reserve_step(ld, r)) {
     }
-    while (r->applied < r->total)
+    while (r->applied < r->total) {
         apply_next(ld, r);
+    }
     rec_complete(ld, id, r);
     while (retire_step(ld)) { /* a synchronous load replaces the old scene at once */
     }
@@ -872,8 +909,9 @@ static bool instance_nesting_ok(rill_scene_loader *ld, rill_entity root, const c
     for (rill_entity a = rill_world_get_parent(ld->world, root); a;
          a = rill_world_get_parent(ld->world, a)) {
         const rill_scene_instance *up = rill_world_get(ld->world, a, ld->comps.instance);
-        if (!up || !up->scene)
+        if (!up || !up->scene) {
             continue;
+        }
         if (strcmp(up->scene, scene) == 0) {
             rill_error_set(err, RILL_ERR_LIMIT,
                            "scene instance \"%s\" not loaded: it instances itself (cycle)", scene);
@@ -908,15 +946,17 @@ rill_scene_load rill_scene_instance_load(rill_scene_loader *ld, rill_entity root
         rill_error_set(err, RILL_ERR_BUSY, "scene instance load: %s is already loading", si->scene);
         return h;
     }
-    if (!instance_nesting_ok(ld, root, si->scene, err))
+    if (!instance_nesting_ok(ld, root, si->scene, err)) {
         return h;
+    }
     h.id = start_load(ld, si->scene, false, root, true, err);
     return h;
 }
 
 uint32_t rill_scene_instance_unload(rill_scene_loader *ld, rill_entity root) {
-    if (!ld || !rill_world_is_alive(ld->world, root))
+    if (!ld || !rill_world_is_alive(ld->world, root)) {
         return 0;
+    }
     uint32_t pending;
     if (find_instance_pending(ld, root, &pending)) {
         rec_cancel(ld, pending, rec_get(ld, pending));
@@ -935,16 +975,18 @@ uint32_t rill_scene_instance_unload(rill_scene_loader *ld, rill_entity root) {
     rill_entity c;
     while ((c = rill_world_first_child(ld->world, root)) != RILL_ENTITY_NULL) {
         uint32_t k = rill_world_despawn_recursive(ld->world, c);
-        if (!k)
+        if (!k) {
             break;
+        }
         n += k;
     }
     return n;
 }
 
 uint32_t rill_scene_instance_retire(rill_scene_loader *ld, rill_entity root) {
-    if (!ld || !rill_world_is_alive(ld->world, root))
+    if (!ld || !rill_world_is_alive(ld->world, root)) {
         return 0;
+    }
     uint32_t pending;
     if (find_instance_pending(ld, root, &pending)) {
         rec_cancel_retire(ld, pending, rec_get(ld, pending));
@@ -953,8 +995,9 @@ uint32_t rill_scene_instance_retire(rill_scene_loader *ld, rill_entity root) {
      * budgeted batches, so unloads and swaps share one budget. Without memory for the queue they
      * go at once (rill_scene_instance_unload). */
     uint32_t count = rill_world_child_count(ld->world, root);
-    if (count == 0)
+    if (count == 0) {
         return 0;
+    }
     rill_entity *slot = rill_array_push_n(&ld->retiring, count);
     if (!slot) {
         rill_scene_instance_unload(ld, root);
@@ -968,8 +1011,9 @@ uint32_t rill_scene_instance_retire(rill_scene_loader *ld, rill_entity root) {
 rill_scene_load rill_scene_instance_pending(const rill_scene_loader *ld, rill_entity root) {
     rill_scene_load h = {0};
     uint32_t id;
-    if (ld && find_instance_pending(ld, root, &id))
+    if (ld && find_instance_pending(ld, root, &id)) {
         h.id = id;
+    }
     return h;
 }
 
@@ -984,8 +1028,9 @@ bool rill_scene_load_cancel(rill_scene_loader *ld, rill_scene_load load) {
 
 void rill_scene_load_release(rill_scene_loader *ld, rill_scene_load load) {
     load_rec *r = rec_get(ld, load.id);
-    if (!r)
+    if (!r) {
         return;
+    }
     if (r->state == RILL_SCENE_LOAD_PARSING || r->state == RILL_SCENE_LOAD_SPAWNING) {
         rec_cancel(ld, load.id, r);
     }
@@ -994,8 +1039,9 @@ void rill_scene_load_release(rill_scene_loader *ld, rill_scene_load load) {
 }
 
 uint32_t rill_scene_loader_update(rill_scene_loader *ld) {
-    if (!ld)
+    if (!ld) {
         return 0;
+    }
     uint64_t start = rill_clock_now(&ld->clock);
     ld->update_count++;
     for (uint32_t i = 0; i < ld->trash.len;) {
@@ -1038,15 +1084,17 @@ uint32_t rill_scene_loader_update(rill_scene_loader *ld) {
         }
         if (r->state == RILL_SCENE_LOAD_PARSING) {
             if (!r->job->queued) {
-                if (!atomic_load(&r->job->done))
+                if (!atomic_load(&r->job->done)) {
                     job_run(r->job);
+                }
             } else if (rill_jobs_is_deterministic(ld->jobs)) {
                 rill_jobs_wait(ld->jobs, &r->job->counter);
             }
             if (job_finished(r->job)) {
                 rec_parsed(ld, id, r);
-                if (r->state != RILL_SCENE_LOAD_SPAWNING)
+                if (r->state != RILL_SCENE_LOAD_SPAWNING) {
                     continue; /* failed: left the list */
+                }
             }
         }
         i++;
@@ -1074,11 +1122,13 @@ uint32_t rill_scene_loader_update(rill_scene_loader *ld) {
             failed = !spawn_step(ld, id, r);
             now = rill_clock_now(&ld->clock);
         }
-        if (failed)
+        if (failed) {
             continue; /* left the active list */
+        }
         if (r->spawn_pos < r->total || (r->spawned_in == ld->update_count && r->total > 0)) {
-            if (now - start >= ld->budget_ns)
+            if (now - start >= ld->budget_ns) {
                 break;
+            }
             i++;
             continue;
         }
@@ -1092,8 +1142,9 @@ uint32_t rill_scene_loader_update(rill_scene_loader *ld) {
             now = rill_clock_now(&ld->clock);
         }
         float p = (float)(0.10 + 0.90 * (double)r->applied / (double)(r->total ? r->total : 1));
-        if (p > r->progress)
+        if (p > r->progress) {
             r->progress = p;
+        }
         if (r->applied == r->total && r->reserved) {
             /* A main load that replaces a scene and applied entities in this update completes at
              * the start of the next one (see above); others complete now. */
@@ -1105,8 +1156,9 @@ uint32_t rill_scene_loader_update(rill_scene_loader *ld) {
             rec_complete(ld, id, r); /* leaves the active list */
             continue;
         }
-        if (now - start >= ld->budget_ns)
+        if (now - start >= ld->budget_ns) {
             break;
+        }
         i++;
     }
     return applied;
@@ -1146,9 +1198,11 @@ uint32_t rill_scene_load_entity_count(const rill_scene_loader *ld, rill_scene_lo
 }
 
 uint32_t rill_scene_loader_main_roots(const rill_scene_loader *ld, rill_entity *out, uint32_t cap) {
-    if (!ld)
+    if (!ld) {
         return 0;
-    for (uint32_t i = 0; i < ld->main_roots.len && i < cap; i++)
+    }
+    for (uint32_t i = 0; i < ld->main_roots.len && i < cap; i++) {
         out[i] = ld->main_roots.data[i];
+    }
     return ld->main_roots.len;
 }

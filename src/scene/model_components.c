@@ -89,8 +89,9 @@ _Static_assert(sizeof(void *) >= 8, "the observers' user word packs two 32-bit i
 
 static void mark_shown(rill_world *w, rill_entity e, void *user) {
     rill_component shown = {(uint32_t)(uintptr_t)user};
-    if (!rill_world_has(w, e, shown))
+    if (!rill_world_has(w, e, shown)) {
         rill_world_add(w, e, shown, NULL);
+    }
 }
 
 static void on_model_mesh(rill_world *w, rill_entity e, void *data, void *user) {
@@ -101,8 +102,9 @@ static void on_model_mesh(rill_world *w, rill_entity e, void *data, void *user) 
 static void on_render_mode(rill_world *w, rill_entity e, void *data, void *user) {
     const rill_render_mode_component *rm = data;
     rill_component model_mesh = {(uint32_t)((uint64_t)(uintptr_t)user >> 32)};
-    if (rm->mode != RILL_RENDER_MODE_HIDDEN && rill_world_has(w, e, model_mesh))
+    if (rm->mode != RILL_RENDER_MODE_HIDDEN && rill_world_has(w, e, model_mesh)) {
         mark_shown(w, e, user);
+    }
 }
 
 /* MeshSkin owns its arrays: they go with the component. */
@@ -130,8 +132,9 @@ static rill_component reg(rill_world *w, const rill_type_desc *d) {
 
 rill_result rill_scene_model_register(rill_world *world, rill_model_components *out,
                                       rill_error *err) {
-    if (!world || !out)
+    if (!world || !out) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "scene: NULL world or out");
+    }
     rill_type_desc mm = {
         .name = "ModelMesh",
         RILL_TYPE_LAYOUT(rill_model_mesh),
@@ -194,16 +197,18 @@ rill_result rill_scene_model_register(rill_world *world, rill_model_components *
     out->spot_light = reg(world, &sl);
     if (!out->model.id || !out->model_mesh.id || !out->render_mode.id ||
         !out->directional_light.id || !out->point_light.id || !out->spot_light.id ||
-        !out->mesh_lod.id || !out->mesh_shown.id || !out->mesh_skin.id || !out->mesh_morph.id)
+        !out->mesh_lod.id || !out->mesh_shown.id || !out->mesh_skin.id || !out->mesh_morph.id) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "scene: could not register the model components");
+    }
     /* The observers keep MeshShown on whatever may draw; the same fn and user again is a no-op. */
     void *user =
         (void *)(uintptr_t)((uint64_t)out->mesh_shown.id | (uint64_t)out->model_mesh.id << 32);
     if (!rill_world_observe_add(world, out->model_mesh, on_model_mesh, user) ||
-        !rill_world_observe_add(world, out->render_mode, on_render_mode, user))
+        !rill_world_observe_add(world, out->render_mode, on_render_mode, user)) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
                               "scene: could not observe ModelMesh and RenderMode");
+    }
     return RILL_OK;
 }
 
@@ -216,10 +221,12 @@ bool rill__scene_model_write_mesh(rill_world *world, const rill_model_components
         rm->lod_fade = rmc.lod_fade;
         return true;
     }
-    if (!rill_world_add(world, e, comps->render_mode, &rmc))
+    if (!rill_world_add(world, e, comps->render_mode, &rmc)) {
         return false;
-    if (how == RILL__MESH_PARK)
+    }
+    if (how == RILL__MESH_PARK) {
         rill_world_remove(world, e, comps->mesh_shown);
+    }
     return true;
 }
 
@@ -227,23 +234,27 @@ bool rill__scene_model_write_mesh(rill_world *world, const rill_model_components
  * explicit stack (hierarchies can be deep; most trees fit the one on the C stack). */
 static uint32_t set_tree(rill_world *world, const rill_model_components *comps, rill_entity root,
                          rill_render_mode_component rmc, rill__mesh_write how) {
-    if (!world || !comps || !rill_world_is_alive(world, root))
+    if (!world || !comps || !rill_world_is_alive(world, root)) {
         return 0;
+    }
     rill_entity local[64], *stack = local, *heap = NULL;
     uint32_t len = 0, cap = RILL_COUNTOF(local), heap_cap = 0, set = 0;
     stack[len++] = root;
     while (len) {
         rill_entity e = stack[--len];
         if (rill_world_has(world, e, comps->model_mesh) &&
-            rill__scene_model_write_mesh(world, comps, e, rmc, how))
+            rill__scene_model_write_mesh(world, comps, e, rmc, how)) {
             set++;
+        }
         for (rill_entity c = rill_world_first_child(world, e); c;
              c = rill_world_next_sibling(world, c)) {
             if (len == cap) {
-                if (!rill__array_reserve((void **)&heap, &heap_cap, cap * 2u, sizeof *heap))
+                if (!rill__array_reserve((void **)&heap, &heap_cap, cap * 2u, sizeof *heap)) {
                     break;
-                if (stack == local)
+                }
+                if (stack == local) {
                     memcpy(heap, local, len * sizeof *heap);
+                }
                 stack = heap, cap = heap_cap;
             }
             stack[len++] = c;
@@ -275,8 +286,9 @@ uint32_t rill_scene_model_refade(rill_world *world, const rill_model_components 
 
 uint32_t rill_scene_model_set_level(rill_world *world, const rill_model_components *comps,
                                     rill_entity root, bool shown, float lod_fade) {
-    if (shown)
+    if (shown) {
         return rill_scene_model_set_fade(world, comps, root, lod_fade);
+    }
     return set_tree(world, comps, root,
                     (rill_render_mode_component){RILL_RENDER_MODE_HIDDEN, 0.5f, 0.0f},
                     RILL__MESH_PARK);

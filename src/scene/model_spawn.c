@@ -55,8 +55,9 @@ static void node_transform(const rill_gltf_node *n, rill_transform *t) {
         t->translation[k] = tr[k];
         t->scale[k] = s[k];
     }
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 4; k++) {
         t->rotation[k] = q[k];
+    }
 }
 
 /* Marks of the visited array: a node counted and due to spawn, one left out, one spawned. */
@@ -68,15 +69,18 @@ enum { NODE_DUE = 1, NODE_LEFT_OUT, NODE_SPAWNED };
  * base tree has already. */
 static uint32_t count_subtree(const rill_gltf_model *m, int32_t node, uint8_t *visited,
                               uint32_t depth, bool geometry_only) {
-    if (depth > SPAWN_MAX_DEPTH || visited[node])
+    if (depth > SPAWN_MAX_DEPTH || visited[node]) {
         return 0;
+    }
     visited[node] = NODE_DUE;
     const rill_gltf_node *n = &m->nodes[node];
     uint32_t c = 1;
-    if (n->mesh >= 0)
+    if (n->mesh >= 0) {
         c += m->meshes[n->mesh].primitive_count;
-    for (uint32_t i = 0; i < n->child_count; i++)
+    }
+    for (uint32_t i = 0; i < n->child_count; i++) {
         c += count_subtree(m, n->children[i], visited, depth + 1, geometry_only);
+    }
     if (geometry_only && c == 1) {
         visited[node] = NODE_LEFT_OUT;
         return 0;
@@ -119,8 +123,9 @@ static void add_camera(spawn_ctx *c, rill_entity e, const rill_gltf_camera *gc) 
         cam.fov_y = gc->yfov;
     }
     cam.near_plane = gc->znear;
-    if (gc->zfar > 0.0f)
+    if (gc->zfar > 0.0f) {
         cam.far_plane = gc->zfar; /* an infinite far plane keeps the Camera default */
+    }
     rill_world_add(c->world, e, RILL_COMPONENT_CAMERA, &cam);
 }
 
@@ -128,28 +133,33 @@ static void add_camera(spawn_ctx *c, rill_entity e, const rill_gltf_camera *gc) 
 static void add_morph(spawn_ctx *c, rill_entity pe, const rill_gltf_node *n,
                       const rill_gltf_mesh *mesh, uint32_t count) {
     rill_mesh_morph mm = {count, rill_calloc_tagged(count, sizeof(float), RILL_MEM_SCENE)};
-    if (!mm.weights)
+    if (!mm.weights) {
         return; /* out of memory: drawn undisplaced */
+    }
     const float *w = n->weight_count == count      ? n->weights
                      : mesh->weight_count == count ? mesh->weights
                                                    : NULL;
-    if (w)
+    if (w) {
         memcpy(mm.weights, w, count * sizeof(float));
-    if (!rill_world_add(c->world, pe, c->comps->mesh_morph, &mm))
+    }
+    if (!rill_world_add(c->world, pe, c->comps->mesh_morph, &mm)) {
         rill_free(mm.weights);
+    }
 }
 
 static void spawn_node(spawn_ctx *c, int32_t node, rill_entity parent, uint32_t depth) {
-    if (depth > SPAWN_MAX_DEPTH || c->visited[node] != NODE_DUE || c->next >= c->cap)
+    if (depth > SPAWN_MAX_DEPTH || c->visited[node] != NODE_DUE || c->next >= c->cap) {
         return;
+    }
     c->visited[node] = NODE_SPAWNED;
     const rill_gltf_node *n = &c->m->nodes[node];
     c->node_at[node] = c->next;
     rill_entity e = c->ents[c->next++];
     c->node_ents[node] = e;
     char fallback[32];
-    if (!n->name || !n->name[0])
+    if (!n->name || !n->name[0]) {
         snprintf(fallback, sizeof(fallback), "node%d", (int)node);
+    }
     rill_world_set_name(c->world, e, n->name && n->name[0] ? n->name : fallback);
     rill_transform t;
     node_transform(n, &t);
@@ -165,22 +175,28 @@ static void spawn_node(spawn_ctx *c, int32_t node, rill_entity parent, uint32_t 
             /* Parent first: an add observer of ModelMesh (scene channels) reads the ancestors. */
             rill_world_set_parent(c->world, pe, e);
             rill_world_add(c->world, pe, c->comps->model_mesh, &mm);
-            if (mesh->primitives[p].target_count && c->comps->mesh_morph.id)
+            if (mesh->primitives[p].target_count && c->comps->mesh_morph.id) {
                 add_morph(c, pe, n, mesh, mesh->primitives[p].target_count);
-            if (c->as && c->as->write)
+            }
+            if (c->as && c->as->write) {
                 rill__scene_model_write_mesh(c->world, c->comps, pe, c->as->rmc, c->as->how);
-            if (c->meshes && !rill_array_push(c->meshes, pe))
+            }
+            if (c->meshes && !rill_array_push(c->meshes, pe)) {
                 c->list_short = true;
+            }
             c->mesh_instances++;
         }
     }
     bool geometry_only = c->as && c->as->geometry_only; /* the base's stand for every level */
-    if (n->light >= 0 && !geometry_only)
+    if (n->light >= 0 && !geometry_only) {
         add_light(c, e, &c->m->lights[n->light]);
-    if (n->camera >= 0 && !geometry_only)
+    }
+    if (n->camera >= 0 && !geometry_only) {
         add_camera(c, e, &c->m->cameras[n->camera]);
-    for (uint32_t i = 0; i < n->child_count; i++)
+    }
+    for (uint32_t i = 0; i < n->child_count; i++) {
         spawn_node(c, n->children[i], e, depth + 1);
+    }
 }
 
 /* Gives the primitives of skinned node `node` (spawned, its primitives after it in ents) a
@@ -189,24 +205,30 @@ static void spawn_node(spawn_ctx *c, int32_t node, rill_entity parent, uint32_t 
 static void bind_skin(spawn_ctx *c, int32_t node) {
     const rill_gltf_node *n = &c->m->nodes[node];
     const rill_gltf_skin *sk = &c->m->skins[n->skin];
-    for (uint32_t j = 0; j < sk->joint_count; j++)
-        if (!c->node_ents[sk->joints[j]])
+    for (uint32_t j = 0; j < sk->joint_count; j++) {
+        if (!c->node_ents[sk->joints[j]]) {
             return;
+        }
+    }
     const rill_gltf_mesh *mesh = &c->m->meshes[n->mesh];
     size_t bytes = (size_t)sk->joint_count * (sizeof(rill_entity) + 16 * sizeof(float));
     for (uint32_t p = 0; p < mesh->primitive_count; p++) {
         uint32_t at = c->node_at[node] + 1u + p;
-        if (!mesh->primitives[p].joints || at >= c->next)
+        if (!mesh->primitives[p].joints || at >= c->next) {
             continue;
+        }
         rill_mesh_skin ms = {sk->joint_count, rill_malloc_tagged(bytes, RILL_MEM_SCENE), NULL};
-        if (!ms.joints)
+        if (!ms.joints) {
             continue; /* out of memory: drawn rigid */
+        }
         ms.inverse_bind = (float *)(ms.joints + sk->joint_count);
-        for (uint32_t j = 0; j < sk->joint_count; j++)
+        for (uint32_t j = 0; j < sk->joint_count; j++) {
             ms.joints[j] = c->node_ents[sk->joints[j]];
+        }
         memcpy(ms.inverse_bind, sk->inverse_bind_matrices, (size_t)sk->joint_count * 64u);
-        if (!rill_world_add(c->world, c->ents[at], c->comps->mesh_skin, &ms))
+        if (!rill_world_add(c->world, c->ents[at], c->comps->mesh_skin, &ms)) {
             rill_free(ms.joints);
+        }
     }
 }
 
@@ -222,13 +244,16 @@ rill_result rill__scene_model_spawn_as(rill_world *world, const rill_model_compo
                                        rill_entity parent, const rill__spawn_as *as,
                                        rill__entity_list *meshes, rill_entity *out_root,
                                        rill_error *err) {
-    if (out_root)
+    if (out_root) {
         *out_root = RILL_ENTITY_NULL;
-    if (!world || !comps || !model)
+    }
+    if (!world || !comps || !model) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "scene: model spawn: NULL argument");
-    if (parent != RILL_ENTITY_NULL && !rill_world_is_alive(world, parent))
+    }
+    if (parent != RILL_ENTITY_NULL && !rill_world_is_alive(world, parent)) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "scene: model spawn: the parent entity is not alive");
+    }
     uint8_t *visited = rill_calloc_tagged(1, (size_t)model->node_count + 1, RILL_MEM_SCENE);
     rill_entity *node_ents =
         rill_calloc_tagged((size_t)model->node_count + 1, sizeof(rill_entity), RILL_MEM_SCENE);
@@ -246,8 +271,9 @@ rill_result rill__scene_model_spawn_as(rill_world *world, const rill_model_compo
     uint32_t total = 1;
     for (uint32_t i = 0; i < root_count; i++) {
         int32_t node = scene >= 0 ? model->scenes[scene].nodes[i] : (int32_t)i;
-        if (scene < 0 && model->nodes[node].parent >= 0)
+        if (scene < 0 && model->nodes[node].parent >= 0) {
             continue;
+        }
         total += count_subtree(model, node, visited, 0, as && as->geometry_only);
     }
     rill_entity *ents = rill_malloc_tagged(sizeof(rill_entity) * total, RILL_MEM_SCENE);
@@ -264,28 +290,33 @@ rill_result rill__scene_model_spawn_as(rill_world *world, const rill_model_compo
     rill_world_set_name(world, root, root_name);
     rill_transform ident = rill_transform_identity();
     rill_world_set_transform(world, root, &ident);
-    if (parent != RILL_ENTITY_NULL)
+    if (parent != RILL_ENTITY_NULL) {
         rill_world_set_parent(world, root, parent);
+    }
     spawn_ctx c = {world, comps, asset.id,  model,   visited, ents,   1,
                    total, 0,     node_ents, node_at, as,      meshes, false};
     for (uint32_t i = 0; i < root_count; i++) {
         int32_t node = scene >= 0 ? model->scenes[scene].nodes[i] : (int32_t)i;
-        if (scene < 0 && model->nodes[node].parent >= 0)
+        if (scene < 0 && model->nodes[node].parent >= 0) {
             continue;
+        }
         spawn_node(&c, node, root, 0);
     }
     for (uint32_t i = 0; comps->mesh_skin.id && i < model->node_count; i++) {
         const rill_gltf_node *n = &model->nodes[i];
-        if (n->mesh >= 0 && n->skin >= 0 && (uint32_t)n->skin < model->skin_count && node_ents[i])
+        if (n->mesh >= 0 && n->skin >= 0 && (uint32_t)n->skin < model->skin_count && node_ents[i]) {
             bind_skin(&c, (int32_t)i);
+        }
     }
     rill_free(ents);
     rill_free(visited);
     rill_free(node_ents);
     rill_free(node_at);
-    if (out_root)
+    if (out_root) {
         *out_root = root;
-    if (c.list_short)
+    }
+    if (c.list_short) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "scene: model spawn: out of memory");
+    }
     return RILL_OK;
 }

@@ -85,12 +85,14 @@ struct rill_scene_models {
 };
 
 static void release_user(rill_scene_models *m, model_entry *e) {
-    if (e && e->users && --e->users == 0)
+    if (e && e->users && --e->users == 0) {
         e->idle_since = m->frame;
+    }
     for (uint32_t k = 0; e && k < e->lod_count; k++) {
         model_entry *l = e->lod[k];
-        if (l->users && --l->users == 0)
+        if (l->users && --l->users == 0) {
             l->idle_since = m->frame;
+        }
     }
 }
 
@@ -98,13 +100,17 @@ static void release_user(rill_scene_models *m, model_entry *e) {
 static void drop_track(rill_scene_models *m, uint32_t i) {
     model_track *t = &m->tracks.data[i];
     rill_world *w = m->world;
-    if (t->root && rill_world_is_alive(w, t->root))
+    if (t->root && rill_world_is_alive(w, t->root)) {
         rill_array_push(&m->doomed, t->root); /* on OOM the tree stays: never a crash */
-    for (uint32_t k = 0; k < t->lod_count; k++)
-        if (rill_world_is_alive(w, t->lod_root[k]))
+    }
+    for (uint32_t k = 0; k < t->lod_count; k++) {
+        if (rill_world_is_alive(w, t->lod_root[k])) {
             rill_array_push(&m->doomed, t->lod_root[k]);
-    if (t->state == TRACK_PENDING)
+        }
+    }
+    if (t->state == TRACK_PENDING) {
         m->pending--;
+    }
     rill__model_levels_free(&t->levels);
     release_user(m, t->entry);
     rill_map_remove(&m->track_of, t->entity);
@@ -122,31 +128,37 @@ static model_entry *find_or_request(rill_scene_models *m, const char *path, bool
 static void probe_levels(rill_scene_models *m, model_entry *e) {
     rill_vfs *vfs = rill_asset_server_vfs(m->assets);
     size_t n = strlen(e->path);
-    if (!vfs || n < 5 || n > 900 || strcmp(e->path + n - 4, ".glb") != 0)
+    if (!vfs || n < 5 || n > 900 || strcmp(e->path + n - 4, ".glb") != 0) {
         return; /* only .glb models have baked levels */
+    }
     char p[1024];
     for (uint32_t k = 1; k < RILL_SCENE_MODEL_MAX_LEVELS; k++) {
         snprintf(p, sizeof p, "%.*s_lod%u.glb", (int)(n - 4), e->path, k);
-        if (!rill_vfs_exists(vfs, p))
+        if (!rill_vfs_exists(vfs, p)) {
             break;
+        }
         model_entry *l = find_or_request(m, rill_intern(p), false);
-        if (!l)
+        if (!l) {
             break;
+        }
         e->lod[e->lod_count++] = l;
     }
 }
 
 static model_entry *find_or_request(rill_scene_models *m, const char *path, bool probe) {
     uint64_t v = 0;
-    if (rill_map_get(&m->entry_of, (uint64_t)(uintptr_t)path, &v))
+    if (rill_map_get(&m->entry_of, (uint64_t)(uintptr_t)path, &v)) {
         return (model_entry *)(uintptr_t)v;
+    }
     model_entry *e = rill_calloc_tagged(1, sizeof(*e), RILL_MEM_SCENE);
-    if (!e)
+    if (!e) {
         return NULL;
+    }
     if (!rill_array_push(&m->entries, e) ||
         !rill_map_set(&m->entry_of, (uint64_t)(uintptr_t)path, (uint64_t)(uintptr_t)e)) {
-        if (m->entries.len && m->entries.data[m->entries.len - 1] == e)
+        if (m->entries.len && m->entries.data[m->entries.len - 1] == e) {
             m->entries.len--;
+        }
         rill_free(e);
         return NULL;
     }
@@ -167,8 +179,9 @@ static void advance_entries(rill_scene_models *m) {
     rill_asset_server *as = m->assets;
     for (uint32_t i = 0; i < m->entries.len; i++) {
         model_entry *e = m->entries.data[i];
-        if (e->state != ENTRY_LOADING)
+        if (e->state != ENTRY_LOADING) {
             continue;
+        }
         rill_asset_state st = rill_asset_get_state(as, e->asset);
         if (st == RILL_ASSET_STATE_LOADED) {
             if (!rill_asset_get_payload_as(as, e->asset, RILL_GLTF_ASSET_LOADER)) {
@@ -192,9 +205,11 @@ static void free_entry(rill_scene_models *m, model_entry *e) {
 }
 
 static bool levels_loading(const model_entry *e) {
-    for (uint32_t k = 0; k < e->lod_count; k++)
-        if (e->lod[k]->state == ENTRY_LOADING)
+    for (uint32_t k = 0; k < e->lod_count; k++) {
+        if (e->lod[k]->state == ENTRY_LOADING) {
             return true;
+        }
+    }
     return false;
 }
 
@@ -202,8 +217,9 @@ static bool levels_loading(const model_entry *e) {
  * failed (levels stay contiguous). */
 static uint32_t ready_levels(const model_track *t) {
     uint32_t n = 1;
-    while (n - 1u < t->entry->lod_count && t->entry->lod[n - 1u]->state == ENTRY_READY)
+    while (n - 1u < t->entry->lod_count && t->entry->lod[n - 1u]->state == ENTRY_READY) {
         n++;
+    }
     return n;
 }
 
@@ -214,10 +230,11 @@ static rill__spawn_as spawn_as(const rill_scene_model_spawn_pick *pick, uint32_t
     bool shown = pick ? pick->shown[k] : k == 0;
     float fade = pick ? pick->lod_fade[k] : 0.0f;
     rill__spawn_as as = {false, {RILL_RENDER_MODE_NORMAL, 0.5f, 0.0f}, RILL__MESH_SET, k > 0};
-    if (!shown)
+    if (!shown) {
         as = (rill__spawn_as){true, {RILL_RENDER_MODE_HIDDEN, 0.5f, 0.0f}, RILL__MESH_PARK, k > 0};
-    else if (fade != 0.0f)
+    } else if (fade != 0.0f) {
         as = (rill__spawn_as){true, {RILL_RENDER_MODE_NORMAL, 0.5f, fade}, RILL__MESH_SET, k > 0};
+    }
     return as;
 }
 
@@ -231,8 +248,9 @@ static bool spawn_level(rill_scene_models *m, const model_track *t, uint32_t k,
     const rill_gltf_model *gm =
         rill_asset_get_payload_as(m->assets, e->asset, RILL_GLTF_ASSET_LOADER);
     *root = RILL_ENTITY_NULL;
-    if (!gm)
+    if (!gm) {
         return false;
+    }
     rill__spawn_as as = spawn_as(pick, k);
     rill__entity_list *list = t->entry->lod_count ? &m->spawned_meshes : NULL;
     rill_result r = rill__scene_model_spawn_as(m->world, &m->comps, e->asset, gm, t->entity, &as,
@@ -248,21 +266,24 @@ static void spawn_levels(rill_scene_models *m, model_track *t, uint32_t n,
                          const rill_scene_model_spawn_pick *pick, uint32_t *ends, bool *listed) {
     for (uint32_t k = 1; k < n; k++) {
         rill_entity root;
-        if (!spawn_level(m, t, k, pick, &root, listed, NULL))
+        if (!spawn_level(m, t, k, pick, &root, listed, NULL)) {
             break;
+        }
         t->lod_root[t->lod_count++] = root;
         ends[k] = m->spawned_meshes.len;
     }
     if (!t->lod_count || !*listed ||
-        !rill__model_levels_set(&t->levels, &m->spawned_meshes, ends, 1u + t->lod_count))
+        !rill__model_levels_set(&t->levels, &m->spawned_meshes, ends, 1u + t->lod_count)) {
         rill__model_levels_free(&t->levels); /* levels are then written by walking their trees */
+    }
 }
 
 /* A picked spawn whose levels did not all spawn goes back to what a spawn without a picker shows
  * (the base whole, the levels parked, word 0): the pick's word names levels that are missing. */
 static void unpick(rill_scene_models *m, model_track *t) {
-    for (uint32_t k = 0; k <= t->lod_count; k++)
+    for (uint32_t k = 0; k <= t->lod_count; k++) {
         rill_scene_models_set_level(m, t->entity, k, k == 0, 0.0f);
+    }
     t->level_state = 0;
 }
 
@@ -272,8 +293,9 @@ static void unpick(rill_scene_models *m, model_track *t) {
 static void hide_if_retired(rill_scene_models *m, const model_track *t) {
     const rill_render_mode_component *rm =
         rill_world_get(m->world, t->entity, m->comps.render_mode);
-    if (rm && rm->mode == RILL_RENDER_MODE_HIDDEN)
+    if (rm && rm->mode == RILL_RENDER_MODE_HIDDEN) {
         rill_scene_model_set_mode(m->world, &m->comps, t->root, RILL_RENDER_MODE_HIDDEN, 0.0f);
+    }
 }
 
 /* >>observers: Model added, replaced or removed queues its entity for the next update. They find
@@ -288,17 +310,19 @@ static void on_model_touched(rill_world *w, rill_entity e, void *data, void *use
     (void)data;
     const models_resource *r =
         rill_world_get_resource(w, (rill_resource){(uint32_t)(uintptr_t)user});
-    if (r && r->m)
+    if (r && r->m) {
         rill_array_push(&r->m->touched, e); /* out of memory: the path check finds it later */
+    }
 }
 
 /* The resource, the observers, and every Model entity that exists already queued. */
 static rill_result attach(rill_scene_models *m, rill_error *err) {
     rill_world *w = m->world;
     if (rill_world_find_resource(w, RESOURCE_NAME).id &&
-        rill_world_get_resource(w, rill_world_find_resource(w, RESOURCE_NAME)))
+        rill_world_get_resource(w, rill_world_find_resource(w, RESOURCE_NAME))) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "rill_scene_models_create: the world has a model system already");
+    }
     rill_type_desc td = {.name = RESOURCE_NAME,
                          RILL_TYPE_LAYOUT(models_resource),
                          .flags = RILL_TYPE_NO_SERIALIZE,
@@ -308,13 +332,15 @@ static rill_result attach(rill_scene_models *m, rill_error *err) {
     models_resource r = {m};
     if (!m->resource.id || !rill_world_set_resource(w, m->resource, &r) ||
         !rill_world_observe_add(w, m->comps.model, on_model_touched, user) ||
-        !rill_world_observe_remove(w, m->comps.model, on_model_touched, user))
+        !rill_world_observe_remove(w, m->comps.model, on_model_touched, user)) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
                               "rill_scene_models_create: cannot observe Model");
+    }
     const rill_entity *ents = NULL;
     uint32_t n = rill_world_component_dense(w, m->comps.model, &ents, NULL);
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         rill_array_push(&m->touched, ents[i]);
+    }
     return RILL_OK;
 }
 
@@ -328,14 +354,16 @@ static void add_track(rill_scene_models *m, rill_entity e, const rill_model_ref 
             return;
         }
         t.entry->users++;
-        for (uint32_t k = 0; k < t.entry->lod_count; k++)
+        for (uint32_t k = 0; k < t.entry->lod_count; k++) {
             t.entry->lod[k]->users++;
+        }
         t.state = TRACK_PENDING;
     }
     if (!rill_array_push(&m->tracks, t) ||
         !rill_map_set(&m->track_of, t.entity, m->tracks.len - 1)) {
-        if (m->tracks.len && m->tracks.data[m->tracks.len - 1].entity == t.entity)
+        if (m->tracks.len && m->tracks.data[m->tracks.len - 1].entity == t.entity) {
             m->tracks.len--;
+        }
         release_user(m, t.entry);
         return;
     }
@@ -351,29 +379,34 @@ static void refresh(rill_scene_models *m, rill_entity e) {
     const rill_model_ref *ref = rill_world_get(m->world, e, m->comps.model);
     uint64_t i = 0;
     if (rill_map_get(&m->track_of, e, &i)) {
-        if (ref && ref->path == m->tracks.data[i].path)
+        if (ref && ref->path == m->tracks.data[i].path) {
             return;
+        }
         drop_track(m, (uint32_t)i);
     }
-    if (ref)
+    if (ref) {
         add_track(m, e, ref);
+    }
 }
 
 /* The queued entities, then a slice of the tracks compared with their Model in place. */
 static void refresh_touched(rill_scene_models *m) {
     uint32_t n = m->touched.len; /* a refresh out of memory queues its entity again, after n */
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         refresh(m, m->touched.data[i]);
+    }
     /* An empty queue may own no array yet: memmove on its null pointer is undefined even for 0. */
-    if (m->touched.len > n)
+    if (m->touched.len > n) {
         memmove(m->touched.data, m->touched.data + n, (m->touched.len - n) * sizeof(rill_entity));
+    }
     m->touched.len -= n;
     for (uint32_t k = 0; k < PATH_CHECK_SLICE && m->tracks.len; k++) {
         m->check_cursor = m->check_cursor < m->tracks.len ? m->check_cursor : 0;
         const model_track *t = &m->tracks.data[m->check_cursor++];
         const rill_model_ref *ref = rill_world_get(m->world, t->entity, m->comps.model);
-        if (!ref || ref->path != t->path)
+        if (!ref || ref->path != t->path) {
             rill_array_push(&m->touched, t->entity); /* next update: the order stays simple */
+        }
     }
 }
 
@@ -410,12 +443,13 @@ static void spawn_track(rill_scene_models *m, model_track *t) {
     m->stats.spawns++;
     ends[0] = m->spawned_meshes.len;
     spawn_levels(m, t, n, picked ? &pick : NULL, ends, &listed);
-    if (!picked)
+    if (!picked) {
         hide_if_retired(m, t);
-    else if (1u + t->lod_count == n)
+    } else if (1u + t->lod_count == n) {
         t->level_state = pick.level_state;
-    else
+    } else {
         unpick(m, t);
+    }
 }
 
 /* Spawns the waiting tracks whose files are ready, in arrival order, within the spawn budget. */
@@ -425,11 +459,13 @@ static void spawn_waiting(rill_scene_models *m) {
     uint32_t kept = 0, i = 0;
     for (; i < m->waiting.len && !spent; i++) {
         uint64_t ti = 0;
-        if (!rill_map_get(&m->track_of, m->waiting.data[i], &ti))
+        if (!rill_map_get(&m->track_of, m->waiting.data[i], &ti)) {
             continue; /* dropped */
+        }
         model_track *t = &m->tracks.data[ti];
-        if (t->state != TRACK_PENDING)
+        if (t->state != TRACK_PENDING) {
             continue; /* dropped and tracked again: a later entry is its own */
+        }
         if (t->entry->state == ENTRY_LOADING || levels_loading(t->entry)) {
             m->waiting.data[kept++] = t->entity;
             continue;
@@ -439,16 +475,18 @@ static void spawn_waiting(rill_scene_models *m) {
         now = rill_clock_now(&m->clock);
         spent = !m->unbudgeted && now - t0 >= m->spawn_budget_ns;
     }
-    if (m->waiting.len > i)
+    if (m->waiting.len > i) {
         memmove(m->waiting.data + kept, m->waiting.data + i,
                 (m->waiting.len - i) * sizeof(rill_entity));
+    }
     m->waiting.len = kept + (m->waiting.len - i);
     m->stats.last_spawn_ns = now - t0;
 }
 
 void rill_scene_models_update(rill_scene_models *m) {
-    if (!m)
+    if (!m) {
         return;
+    }
     rill_world *w = m->world;
     m->frame++;
 
@@ -508,45 +546,57 @@ rill_scene_models *rill_scene_models_create(const rill_scene_models_desc *desc, 
 }
 
 void rill_scene_models_set_spawn_budget(rill_scene_models *m, uint64_t ns) {
-    if (m)
+    if (m) {
         m->spawn_budget_ns = ns;
+    }
 }
 
 void rill_scene_models_flush(rill_scene_models *m) {
-    if (!m)
+    if (!m) {
         return;
+    }
     rill_asset_server *as = m->assets;
     m->unbudgeted = true;
     rill_scene_models_update(m); /* picks up new Model entities and requests their files */
-    for (uint32_t i = 0; i < m->entries.len; i++)
-        if (m->entries.data[i]->state == ENTRY_LOADING)
+    for (uint32_t i = 0; i < m->entries.len; i++) {
+        if (m->entries.data[i]->state == ENTRY_LOADING) {
             rill_asset_wait(as, m->entries.data[i]->asset);
+        }
+    }
     rill_scene_models_update(m); /* spawns */
     m->unbudgeted = false;
     rill_world_update_transforms(m->world);
 }
 
 void rill_scene_models_destroy(rill_scene_models *m) {
-    if (!m)
+    if (!m) {
         return;
+    }
     rill_world *w = m->world;
     const models_resource *res = m->resource.id ? rill_world_get_resource(w, m->resource) : NULL;
-    if (res && res->m == m)
+    if (res && res->m == m) {
         rill_world_remove_resource(w, m->resource); /* the observers no longer reach m */
+    }
     for (uint32_t i = 0; i < m->tracks.len; i++) {
         rill_entity r = m->tracks.data[i].root;
-        if (r && rill_world_is_alive(w, r))
+        if (r && rill_world_is_alive(w, r)) {
             rill_array_push(&m->doomed, r);
-        for (uint32_t k = 0; k < m->tracks.data[i].lod_count; k++)
-            if (rill_world_is_alive(w, m->tracks.data[i].lod_root[k]))
+        }
+        for (uint32_t k = 0; k < m->tracks.data[i].lod_count; k++) {
+            if (rill_world_is_alive(w, m->tracks.data[i].lod_root[k])) {
                 rill_array_push(&m->doomed, m->tracks.data[i].lod_root[k]);
+            }
+        }
     }
-    if (m->doomed.len)
+    if (m->doomed.len) {
         rill_world_despawn_recursive_n(w, m->doomed.data, m->doomed.len);
-    for (uint32_t i = 0; i < m->tracks.len; i++)
+    }
+    for (uint32_t i = 0; i < m->tracks.len; i++) {
         rill__model_levels_free(&m->tracks.data[i].levels);
-    for (uint32_t i = 0; i < m->entries.len; i++)
+    }
+    for (uint32_t i = 0; i < m->entries.len; i++) {
         free_entry(m, m->entries.data[i]);
+    }
     rill_array_free(&m->entries);
     rill_array_free(&m->tracks);
     rill_array_free(&m->doomed);
@@ -559,11 +609,13 @@ void rill_scene_models_destroy(rill_scene_models *m) {
 }
 
 void rill_scene_models_get_stats(const rill_scene_models *m, rill_scene_models_stats *out) {
-    if (!out)
+    if (!out) {
         return;
+    }
     memset(out, 0, sizeof(*out));
-    if (!m)
+    if (!m) {
         return;
+    }
     *out = m->stats;
     out->tracked = m->tracks.len;
     out->pending = m->pending;
@@ -576,18 +628,21 @@ void rill_scene_models_get_stats(const rill_scene_models *m, rill_scene_models_s
 
 rill_entity rill_scene_models_root(const rill_scene_models *m, rill_entity e) {
     uint64_t i = 0;
-    if (!m || !rill_map_get(&m->track_of, e, &i))
+    if (!m || !rill_map_get(&m->track_of, e, &i)) {
         return RILL_ENTITY_NULL;
+    }
     return m->tracks.data[i].root;
 }
 
 const rill_gltf_model *rill_scene_models_model(const rill_scene_models *m, rill_entity e) {
     uint64_t i = 0;
-    if (!m || !rill_map_get(&m->track_of, e, &i))
+    if (!m || !rill_map_get(&m->track_of, e, &i)) {
         return NULL;
+    }
     const model_track *t = &m->tracks.data[i];
-    if (t->state != TRACK_SPAWNED || !t->entry)
+    if (t->state != TRACK_SPAWNED || !t->entry) {
         return NULL;
+    }
     return rill_asset_get_payload_as(m->assets, t->entry->asset, RILL_GLTF_ASSET_LOADER);
 }
 
@@ -598,21 +653,24 @@ const rill_model_components *rill_scene_models_components(const rill_scene_model
 /* The index of e's track when its trees are spawned, else UINT32_MAX. */
 static uint32_t spawned_track(const rill_scene_models *m, rill_entity e) {
     uint64_t i = 0;
-    if (!m || !rill_map_get(&m->track_of, e, &i) || m->tracks.data[i].state != TRACK_SPAWNED)
+    if (!m || !rill_map_get(&m->track_of, e, &i) || m->tracks.data[i].state != TRACK_SPAWNED) {
         return UINT32_MAX;
+    }
     return (uint32_t)i;
 }
 
 uint32_t rill_scene_models_levels(const rill_scene_models *m, rill_entity e,
                                   rill_entity out_roots[RILL_SCENE_MODEL_MAX_LEVELS]) {
     uint32_t i = spawned_track(m, e);
-    if (i == UINT32_MAX)
+    if (i == UINT32_MAX) {
         return 0;
+    }
     const model_track *t = &m->tracks.data[i];
     if (out_roots) {
         out_roots[0] = t->root;
-        for (uint32_t k = 0; k < t->lod_count; k++)
+        for (uint32_t k = 0; k < t->lod_count; k++) {
             out_roots[k + 1] = t->lod_root[k];
+        }
     }
     return 1u + t->lod_count;
 }
@@ -621,8 +679,9 @@ uint32_t rill_scene_models_levels(const rill_scene_models *m, rill_entity e,
 static model_track *next_spawned(const rill_scene_models *m, uint32_t *iter) {
     while (m && *iter < m->tracks.len) {
         model_track *t = &m->tracks.data[(*iter)++];
-        if (t->state == TRACK_SPAWNED)
+        if (t->state == TRACK_SPAWNED) {
             return t;
+        }
     }
     return NULL;
 }
@@ -630,8 +689,9 @@ static model_track *next_spawned(const rill_scene_models *m, uint32_t *iter) {
 uint32_t rill_scene_models_each(const rill_scene_models *m, uint32_t *iter,
                                 rill_entity *out_entity) {
     const model_track *t = next_spawned(m, iter);
-    if (!t)
+    if (!t) {
         return 0;
+    }
     *out_entity = t->entity;
     return 1u + t->lod_count;
 }
@@ -639,8 +699,9 @@ uint32_t rill_scene_models_each(const rill_scene_models *m, uint32_t *iter,
 uint32_t rill_scene_models_each_state(rill_scene_models *m, uint32_t *iter, rill_entity *out_entity,
                                       uint64_t **out_level_state) {
     model_track *t = next_spawned(m, iter);
-    if (!t)
+    if (!t) {
         return 0;
+    }
     *out_entity = t->entity;
     *out_level_state = &t->level_state;
     return 1u + t->lod_count;
@@ -660,8 +721,9 @@ uint64_t rill_scene_models_level_state(const rill_scene_models *m, rill_entity e
 static model_track *level_tree(rill_scene_models *m, rill_entity e, uint32_t level,
                                rill_entity *root) {
     uint32_t i = spawned_track(m, e);
-    if (i == UINT32_MAX || level > m->tracks.data[i].lod_count)
+    if (i == UINT32_MAX || level > m->tracks.data[i].lod_count) {
         return NULL;
+    }
     model_track *t = &m->tracks.data[i];
     *root = level ? t->lod_root[level - 1u] : t->root;
     return t;
@@ -671,10 +733,12 @@ uint32_t rill_scene_models_set_level(rill_scene_models *m, rill_entity e, uint32
                                      bool shown, float lod_fade) {
     rill_entity root;
     model_track *t = level_tree(m, e, level, &root);
-    if (!t)
+    if (!t) {
         return 0;
-    if (!t->levels.levels) /* not listed (out of memory at spawn): walk the tree */
+    }
+    if (!t->levels.levels) { /* not listed (out of memory at spawn): walk the tree */
         return rill_scene_model_set_level(m->world, &m->comps, root, shown, lod_fade);
+    }
     rill_render_mode_component rmc =
         shown ? (rill_render_mode_component){RILL_RENDER_MODE_NORMAL, 0.5f, lod_fade}
               : (rill_render_mode_component){RILL_RENDER_MODE_HIDDEN, 0.5f, 0.0f};
@@ -686,10 +750,12 @@ uint32_t rill_scene_models_refade(rill_scene_models *m, rill_entity e, uint32_t 
                                   float lod_fade) {
     rill_entity root;
     model_track *t = level_tree(m, e, level, &root);
-    if (!t)
+    if (!t) {
         return 0;
-    if (!t->levels.levels)
+    }
+    if (!t->levels.levels) {
         return rill_scene_model_refade(m->world, &m->comps, root, lod_fade);
+    }
     return rill__model_levels_write(
         &t->levels, m->world, &m->comps, level, root,
         (rill_render_mode_component){RILL_RENDER_MODE_NORMAL, 0.5f, lod_fade}, RILL__MESH_FADE);
@@ -697,8 +763,9 @@ uint32_t rill_scene_models_refade(rill_scene_models *m, rill_entity e, uint32_t 
 
 void rill_scene_models_set_spawn_pick(rill_scene_models *m, rill_scene_models_pick_fn fn,
                                       void *user) {
-    if (!m)
+    if (!m) {
         return;
+    }
     m->pick = fn;
     m->pick_user = fn ? user : NULL;
 }

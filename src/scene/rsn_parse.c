@@ -105,8 +105,9 @@ static void next(parser *p) {
         while (i + 8u <= len) {
             uint64_t w;
             memcpy(&w, s + i, 8);
-            if (w != UINT64_C(0x2020202020202020))
+            if (w != UINT64_C(0x2020202020202020)) {
                 break;
+            }
             i += 8u;
         }
         char c = s[i];
@@ -315,8 +316,9 @@ static bool parse_value(parser *p, uint32_t depth) {
     case TOK_IDENT:
         next(p);
         /* A tagged tuple, `euler(-25, 0, 0)`: reflection's parser gives the tag its meaning. */
-        if (!p->failed && p->tok.kind == TOK_LPAREN)
+        if (!p->failed && p->tok.kind == TOK_LPAREN) {
             return parse_value(p, depth + 1);
+        }
         return !p->failed;
     case TOK_AT:
         next(p);
@@ -348,8 +350,9 @@ static bool parse_value(parser *p, uint32_t depth) {
                                tuple ? ')' : ']', tok_desc(p, &p->tok, buf, sizeof buf));
             }
         }
-        if (p->failed)
+        if (p->failed) {
             return false;
+        }
         if (tuple && count == 0) {
             return fail_at(p, line, col, "empty tuple");
         }
@@ -405,8 +408,9 @@ static bool parse_component(parser *p) {
     }
     c.raw_end = p->tok.off + 1u;
     next(p);
-    if (p->failed)
+    if (p->failed) {
         return false;
+    }
     if (!rill_array_push(&d->comps, c)) {
         return fail_at(p, c.line, c.col, "out of memory");
     }
@@ -434,8 +438,9 @@ static bool parse_entity(parser *p) {
         e.name_off = p->tok.off - 1u;
         e.name_len = p->tok.len + 2u;
         next(p);
-        if (p->failed)
+        if (p->failed) {
             return false;
+        }
     }
     if (!expect(p, TOK_LBRACE, "'{' to open the entity")) {
         return false;
@@ -469,8 +474,9 @@ static bool link_parents(parser *p) {
     uint32_t n = d->entities.len;
     for (uint32_t i = 0; i < n; i++) {
         rsn_entity *e = &d->entities.data[i];
-        if (e->parent == 0)
+        if (e->parent == 0) {
             continue;
+        }
         uint64_t idx;
         if (!rill_map_get(&d->id_to_index, e->parent, &idx)) {
             return fail_at(p, e->line, e->col, "parent %u of entity %u is not in the file",
@@ -480,8 +486,9 @@ static bool link_parents(parser *p) {
     }
     /* Colors: 0 unvisited, 1 on the current chain, 2 known to reach a root. */
     uint8_t *mark = rill_calloc_tagged(n ? n : 1, 1, RILL_MEM_SCENE);
-    if (!mark)
+    if (!mark) {
         return fail_at(p, 1, 1, "out of memory");
+    }
     bool ok = true;
     for (uint32_t i = 0; i < n && ok; i++) {
         uint32_t j = i;
@@ -570,15 +577,17 @@ rill_result rill__rsn_parse(rsn_doc *doc, const char *path, const char *text, si
         memset(doc, 0, sizeof *doc);
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
     }
-    if (len)
+    if (len) {
         memcpy(src, text, len);
+    }
     src[len] = '\0';
     return rill__rsn_parse_owned(doc, path, src, len, err);
 }
 
 void rill__rsn_doc_free(rsn_doc *doc) {
-    if (!doc)
+    if (!doc) {
         return;
+    }
     rill_free(doc->path);
     rill_free(doc->src);
     rill_array_free(&doc->entities);

@@ -12,22 +12,27 @@
  * most SUGGEST_MAX_LEN bytes. */
 static uint32_t name_distance(const char *a, size_t al, const char *b, size_t bl) {
     uint32_t d[SUGGEST_MAX_LEN + 1][SUGGEST_MAX_LEN + 1];
-    for (size_t i = 0; i <= al; i++)
+    for (size_t i = 0; i <= al; i++) {
         d[i][0] = (uint32_t)i;
-    for (size_t j = 0; j <= bl; j++)
+    }
+    for (size_t j = 0; j <= bl; j++) {
         d[0][j] = (uint32_t)j;
+    }
     for (size_t i = 1; i <= al; i++) {
         for (size_t j = 1; j <= bl; j++) {
             int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
             uint32_t cost = ca != cb;
             uint32_t best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best)
+            if (d[i][j - 1] + 1 < best) {
                 best = d[i][j - 1] + 1;
-            if (d[i - 1][j - 1] + cost < best)
+            }
+            if (d[i - 1][j - 1] + cost < best) {
                 best = d[i - 1][j - 1] + cost;
+            }
             if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
-                tolower((unsigned char)a[i - 2]) == cb && d[i - 2][j - 2] + 1 < best)
+                tolower((unsigned char)a[i - 2]) == cb && d[i - 2][j - 2] + 1 < best) {
                 best = d[i - 2][j - 2] + 1;
+            }
             d[i][j] = best;
         }
     }
@@ -37,8 +42,9 @@ static uint32_t name_distance(const char *a, size_t al, const char *b, size_t bl
 const char *rill__scene_suggest(const char *name, size_t len,
                                 const char *(*get)(const void *, uint32_t), const void *ctx,
                                 uint32_t count) {
-    if (len == 0 || len > SUGGEST_MAX_LEN)
+    if (len == 0 || len > SUGGEST_MAX_LEN) {
         return NULL;
+    }
     /* A typo: at most a third of the letters (at least one, at most three) wrong. */
     uint32_t limit = (uint32_t)(len / 3u);
     limit = limit < 1u ? 1u : limit > 3u ? 3u : limit;
@@ -47,8 +53,9 @@ const char *rill__scene_suggest(const char *name, size_t len,
     for (uint32_t i = 0; i < count; i++) {
         const char *cand = get(ctx, i);
         size_t cl = cand ? strlen(cand) : 0;
-        if (!cl || cl > SUGGEST_MAX_LEN)
+        if (!cl || cl > SUGGEST_MAX_LEN) {
             continue;
+        }
         uint32_t dist = name_distance(name, len, cand, cl);
         if (dist < best_d) {
             best_d = dist;

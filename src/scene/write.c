@@ -23,8 +23,9 @@ static int wcomp_cmp(const void *a, const void *b) {
     const wcomp *x = a, *y = b;
     uint32_t n = RILL_MIN(x->name_len, y->name_len);
     int c = memcmp(x->name, y->name, n);
-    if (c != 0)
+    if (c != 0) {
         return c;
+    }
     return (x->name_len > y->name_len) - (x->name_len < y->name_len);
 }
 
@@ -66,10 +67,12 @@ static void write_component(writer *w, const wcomp *c) {
     uint32_t written = 0;
     for (uint32_t k = 0; k < ty->field_count; k++) {
         const rill_field *f = &ty->fields[k];
-        if (f->flags & RILL_FIELD_NO_SERIALIZE)
+        if (f->flags & RILL_FIELD_NO_SERIALIZE) {
             continue;
-        if (f->type <= RILL_FIELD_NONE || f->type >= RILL_FIELD_TYPE_NUM)
+        }
+        if (f->type <= RILL_FIELD_NONE || f->type >= RILL_FIELD_TYPE_NUM) {
             continue;
+        }
         puts_(w, written ? "        " : " {\n        ");
         written++;
         puts_(w, f->name);
@@ -82,8 +85,9 @@ static void write_component(writer *w, const wcomp *c) {
 
 rill_result rill_scene_write(rill_world *world, const rill_entity *roots, uint32_t count,
                              const rill_scene_write_desc *desc, rill_strbuf *out, rill_error *err) {
-    if (RILL_DESC_CHECK(desc, "rill_scene_write", err) != RILL_OK)
+    if (RILL_DESC_CHECK(desc, "rill_scene_write", err) != RILL_OK) {
         return RILL_ERR_INVALID_ARGUMENT;
+    }
     if (!world || !out || (!roots && count)) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_scene_write: %s",
                               !world ? "no world"
@@ -105,8 +109,9 @@ rill_result rill_scene_write(rill_world *world, const rill_entity *roots, uint32
         w.ok = rill_array_push(&stack, roots[r]);
         while (w.ok && stack.len) {
             rill_entity e = rill_array_pop(&stack);
-            if (rill_map_get(&w.ids, e, NULL))
+            if (rill_map_get(&w.ids, e, NULL)) {
                 continue;
+            }
             w.ok = rill_array_push(&order, e) && rill_map_set(&w.ids, e, order.len);
             if (!include_content && sc.instance.id && rill_world_has(world, e, sc.instance)) {
                 continue;
@@ -161,8 +166,9 @@ rill_result rill_scene_write(rill_world *world, const rill_entity *roots, uint32
             rill_component c = comps.data[k];
             const rill_type_desc *ty = rill_world_component_type(world, c);
             const void *data = rill_world_get(world, e, c);
-            if (!ty || !data || c.id == name_comp.id)
+            if (!ty || !data || c.id == name_comp.id) {
                 continue;
+            }
             if (c.id == sc.unknown.id) {
                 /* Verbatim blocks, separated by 0x01; each one's name is its first word. */
                 const char *s = ((const rill_scene_unknown *)data)->blocks;
@@ -180,14 +186,16 @@ rill_result rill_scene_write(rill_world *world, const rill_entity *roots, uint32
                 }
                 continue;
             }
-            if (ty->flags & (RILL_TYPE_NO_SERIALIZE | RILL_TYPE_MANAGED))
+            if (ty->flags & (RILL_TYPE_NO_SERIALIZE | RILL_TYPE_MANAGED)) {
                 continue;
+            }
             wcomp wc = {
                 .name = ty->name, .name_len = (uint32_t)strlen(ty->name), .type = ty, .data = data};
             w.ok = rill_array_push(&items, wc);
         }
-        if (items.len > 1)
+        if (items.len > 1) {
             qsort(items.data, items.len, sizeof *items.data, wcomp_cmp);
+        }
         for (uint32_t k = 0; k < items.len && w.ok; k++) {
             write_component(&w, &items.data[k]);
         }
@@ -199,20 +207,23 @@ rill_result rill_scene_write(rill_world *world, const rill_entity *roots, uint32
     rill_array_free(&comps);
     rill_array_free(&items);
     rill_map_free(&w.ids);
-    if (!ok)
+    if (!ok) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_scene_write: out of memory");
+    }
     return RILL_OK;
 }
 
 rill_result rill_scene_save(rill_world *world, const rill_entity *roots, uint32_t count,
                             const rill_scene_write_desc *desc, const char *os_path,
                             rill_error *err) {
-    if (!os_path)
+    if (!os_path) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_scene_save: no path");
+    }
     rill_strbuf sb = {0};
     rill_result r = rill_scene_write(world, roots, count, desc, &sb, err);
-    if (r == RILL_OK)
+    if (r == RILL_OK) {
         r = rill_file_write_all(os_path, sb.data, sb.len, err);
+    }
     rill_strbuf_free(&sb);
     return r;
 }

@@ -19,8 +19,9 @@ static int r_log(lua_State *L) {
     for (int i = 1; i <= n; i++) {
         luaL_tolstring(L, i, NULL);
         luaL_addvalue(&b);
-        if (i < n)
+        if (i < n) {
             luaL_addchar(&b, '\t');
+        }
     }
     luaL_pushresult(&b);
     char where[256];
@@ -50,19 +51,22 @@ typedef struct scene_handle {
 
 static rill_scene_loader *need_loader(lua_State *L) {
     rill_scene_loader *l = rill__script_get(L)->desc.scenes;
-    if (!l)
+    if (!l) {
         luaL_error(L, "this script system has no scene loader");
+    }
     return l;
 }
 
 /* Refreshes the handle's cached state from the loader while its record is valid. */
 static void scene_refresh(rill_scripts *s, scene_handle *h) {
     if (!s->desc.scenes || h->last == RILL_SCENE_LOAD_LOADED || h->last == RILL_SCENE_LOAD_FAILED ||
-        h->last == RILL_SCENE_LOAD_CANCELLED)
+        h->last == RILL_SCENE_LOAD_CANCELLED) {
         return;
+    }
     rill_scene_load_state st = rill_scene_load_get_state(s->desc.scenes, h->load);
-    if (st == RILL_SCENE_LOAD_INVALID)
+    if (st == RILL_SCENE_LOAD_INVALID) {
         return;
+    }
     h->last = st;
     h->progress =
         st == RILL_SCENE_LOAD_LOADED ? 1.0f : rill_scene_load_progress(s->desc.scenes, h->load);
@@ -94,10 +98,11 @@ static int sc_error(lua_State *L) {
     const char *e = rill__script_get(L)->desc.scenes
                         ? rill_scene_load_error(rill__script_get(L)->desc.scenes, h->load)
                         : NULL;
-    if (e && *e)
+    if (e && *e) {
         lua_pushstring(L, e);
-    else
+    } else {
         lua_pushnil(L);
+    }
     return 1;
 }
 
@@ -134,8 +139,9 @@ static int r_load_scene(lua_State *L) {
         lua_getfield(L, 2, "additive");
         additive = lua_toboolean(L, -1);
         lua_getfield(L, 2, "position");
-        if (!lua_isnil(L, -1) && !rill__script_to_vec(L, -1, pos, 3))
+        if (!lua_isnil(L, -1) && !rill__script_to_vec(L, -1, pos, 3)) {
             return luaL_error(L, "load_scene: opts.position is a vec3");
+        }
         lua_getfield(L, 2, "name");
         name = lua_tostring(L, -1);
         lua_pop(L, 3);
@@ -159,11 +165,13 @@ static int r_load_scene(lua_State *L) {
         rill_world_set_name(s->world, root, name ? name : path);
         h->root = root;
         h->load = rill_scene_instance_load(loader, root, &err);
-        if (!h->load.id)
+        if (!h->load.id) {
             rill_world_despawn(s->world, root);
+        }
     }
-    if (!h->load.id)
+    if (!h->load.id) {
         return luaL_error(L, "load_scene '%s': %s", path, err.msg);
+    }
     h->last = RILL_SCENE_LOAD_PARSING;
     remember_handle(L, -1, h->load.id);
     return 1;
@@ -186,8 +194,9 @@ static int r_unload_scene(lua_State *L) {
         uint32_t count;
         while ((count = rill_scene_loader_main_roots(loader, roots, 256)) > 0) {
             n += rill_world_despawn_recursive_n(s->world, roots, RILL_MIN(count, 256u));
-            if (count <= 256)
+            if (count <= 256) {
                 break;
+            }
         }
     }
     h->last = RILL_SCENE_LOAD_CANCELLED;
@@ -201,11 +210,13 @@ static int add_timer(lua_State *L, bool repeat) {
     rill_scripts *s = rill__script_get(L);
     double t = luaL_checknumber(L, 1);
     luaL_checktype(L, 2, LUA_TFUNCTION);
-    if (!(t >= 0.0) || (repeat && !(t > 0.0)))
+    if (!(t >= 0.0) || (repeat && !(t > 0.0))) {
         return luaL_error(L, "%s: the delay must be %s", repeat ? "every" : "after",
                           repeat ? "> 0" : ">= 0");
-    if (s->timers.len >= 100000)
+    }
+    if (s->timers.len >= 100000) {
         return luaL_error(L, "too many timers (100000)");
+    }
     lua_pushvalue(L, 2);
     script_timer tm = {
         .id = ++s->next_timer,
@@ -232,13 +243,14 @@ static int r_every(lua_State *L) {
 static int r_cancel(lua_State *L) {
     rill_scripts *s = rill__script_get(L);
     lua_Integer id = luaL_checkinteger(L, 1);
-    for (uint32_t i = 0; i < s->timers.len; i++)
+    for (uint32_t i = 0; i < s->timers.len; i++) {
         if (s->timers.data[i].id == (uint32_t)id) {
             s->timers.data[i].due = -1.0; /* removed by the next run, outside its loop */
             s->timers.data[i].period = 0.0;
             lua_pushboolean(L, 1);
             return 1;
         }
+    }
     lua_pushboolean(L, 0);
     return 1;
 }
@@ -249,8 +261,9 @@ void rill__script_run_timers(rill_scripts *s) {
     uint32_t n = s->timers.len;
     for (uint32_t i = 0; i < n; i++) {
         script_timer *t = &s->timers.data[i];
-        if (t->due < 0.0 || t->due > s->time)
+        if (t->due < 0.0 || t->due > s->time) {
             continue;
+        }
         if (t->owner_file != UINT32_MAX && s->files.data[t->owner_file].disabled) {
             t->due = -1.0;
             continue;
@@ -263,27 +276,31 @@ void rill__script_run_timers(rill_scripts *s) {
         if (st != LUA_OK) {
             s->stats.errors++;
             const char *path = owner != UINT32_MAX ? s->files.data[owner].path : "script";
-            if (owner != UINT32_MAX && (s->aborting || s->mem_refused || st == LUA_ERRMEM))
+            if (owner != UINT32_MAX && (s->aborting || s->mem_refused || st == LUA_ERRMEM)) {
                 rill__script_disable_file(s, owner, lua_tostring(L, -1));
-            else
+            } else {
                 RILL_LOG_ERROR(SCRIPT_LOG, "timer of %s failed (cancelled): %s", path,
                                lua_tostring(L, -1));
+            }
             lua_pop(L, 1);
             t->due = -1.0;
             continue;
         }
-        if (t->due >= 0.0)
+        if (t->due >= 0.0) {
             t->due = t->period > 0.0 ? t->due + t->period : -1.0;
-        if (t->period > 0.0 && t->due <= s->time) /* a long frame: no burst of catch-up calls */
+        }
+        if (t->period > 0.0 && t->due <= s->time) { /* a long frame: no burst of catch-up calls */
             t->due = s->time + t->period;
+        }
     }
     s->current_file = -1;
     uint32_t w = 0;
     for (uint32_t i = 0; i < s->timers.len; i++) {
-        if (s->timers.data[i].due < 0.0)
+        if (s->timers.data[i].due < 0.0) {
             luaL_unref(L, LUA_REGISTRYINDEX, s->timers.data[i].fn);
-        else
+        } else {
             s->timers.data[w++] = s->timers.data[i];
+        }
     }
     s->timers.len = w;
 }
@@ -306,23 +323,28 @@ static int key_code(const char *k) {
     size_t n = strlen(k);
     if (n == 1) {
         char c = k[0];
-        if (c >= 'a' && c <= 'z')
+        if (c >= 'a' && c <= 'z') {
             return c - 'a' + 'A';
-        if ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+        }
+        if ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
             return c;
+        }
     }
     if ((k[0] == 'f' || k[0] == 'F') && n >= 2 && n <= 3) {
         int v = 0;
         for (size_t i = 1; i < n; i++) {
-            if (k[i] < '0' || k[i] > '9')
+            if (k[i] < '0' || k[i] > '9') {
                 return -1;
+            }
             v = v * 10 + (k[i] - '0');
         }
         return v >= 1 && v <= 12 ? 290 + v - 1 : -1;
     }
-    for (const key_name *kn = KEYS; kn->name; kn++)
-        if (rill_str_ieq(kn->name, k))
+    for (const key_name *kn = KEYS; kn->name; kn++) {
+        if (rill_str_ieq(kn->name, k)) {
             return kn->code;
+        }
+    }
     return -1;
 }
 
@@ -334,11 +356,12 @@ int rill_scripts_key_code(const char *name) {
 static int check_key(lua_State *L) {
     const char *k = luaL_checkstring(L, 1);
     int code = key_code(k);
-    if (code < 0 || code >= RILL_SCRIPT_KEY_COUNT)
+    if (code < 0 || code >= RILL_SCRIPT_KEY_COUNT) {
         return luaL_error(L,
                           "unknown key '%s' (letters, digits, f1-f12, space, escape, enter, "
                           "tab, backspace, left, right, up, down, left_shift, ...)",
                           k);
+    }
     return code;
 }
 
@@ -358,8 +381,9 @@ static int check_button(lua_State *L) {
             : strcmp(b, "right") == 0  ? 1
             : strcmp(b, "middle") == 0 ? 2
                                        : -1;
-    if (i < 0)
+    if (i < 0) {
         return luaL_error(L, "unknown mouse button '%s' (left, right, middle)", b);
+    }
     return i;
 }
 
@@ -394,16 +418,19 @@ static const char *const PAD_AXES[RILL_SCRIPT_GAMEPAD_AXES] = {
 /* The gamepad of the optional index argument at idx (1-based, default 1). */
 static const rill_script_gamepad *check_pad(lua_State *L, int idx) {
     lua_Integer i = luaL_optinteger(L, idx, 1);
-    if (i < 1 || i > RILL_SCRIPT_GAMEPADS)
+    if (i < 1 || i > RILL_SCRIPT_GAMEPADS) {
         luaL_error(L, "gamepad index %d is out of 1..%d", (int)i, RILL_SCRIPT_GAMEPADS);
+    }
     return &rill__script_get(L)->input.gamepads[i - 1];
 }
 
 static int check_pad_name(lua_State *L, const char *const *names, int n, const char *what) {
     const char *k = luaL_checkstring(L, 1);
-    for (int i = 0; i < n; i++)
-        if (strcmp(names[i], k) == 0)
+    for (int i = 0; i < n; i++) {
+        if (strcmp(names[i], k) == 0) {
             return i;
+        }
+    }
     return luaL_error(L, "unknown gamepad %s '%s' (%s)", what, k,
                       names == PAD_AXES ? "left_x, left_y, right_x, right_y, left_trigger, "
                                           "right_trigger"
@@ -441,8 +468,9 @@ static int r_gamepad_axis(lua_State *L) {
  */
 
 static void check_vec3(lua_State *L, int idx, float out[3], const char *what) {
-    if (!rill__script_to_vec(L, idx, out, 3))
+    if (!rill__script_to_vec(L, idx, out, 3)) {
         luaL_error(L, "%s is a vec3", what);
+    }
 }
 
 /* rill.raycast(origin, dir[, max_distance = 1000[, mask = all]]): the nearest collider hit as
@@ -486,8 +514,9 @@ static int r_terrain_raycast(lua_State *L) {
     }
     float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
     float p[3];
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 3; k++) {
         p[k] = o[k] + d[k] / len * dist;
+    }
     lua_createtable(L, 0, 3);
     rill__script_push_vec(L, s, p, 3);
     lua_setfield(L, -2, "position");
@@ -521,16 +550,18 @@ static int r_set_channel_mode(lua_State *L) {
     rill_scripts *s = rill__script_get(L);
     const char *ch = luaL_checkstring(L, 1), *mode = luaL_checkstring(L, 2);
     char text[128];
-    if (lua_isnoneornil(L, 3))
+    if (lua_isnoneornil(L, 3)) {
         snprintf(text, sizeof(text), "%s=%s", ch, mode);
-    else
+    } else {
         snprintf(text, sizeof(text), "%s=%s:%g", ch, mode, (double)luaL_checknumber(L, 3));
+    }
     uint64_t bits;
     rill_render_mode m;
     float op = 1.0f;
     rill_error err = {0};
-    if (!rill_channels_parse_assignment(text, &bits, &m, &op, &err))
+    if (!rill_channels_parse_assignment(text, &bits, &m, &op, &err)) {
         return luaL_error(L, "set_channel_mode: %s", err.msg);
+    }
     rill_channels_set_mode(s->world, bits, m, op);
     lua_getfield(L, LUA_REGISTRYINDEX, "rill.events");
     lua_createtable(L, 0, 4);
@@ -555,11 +586,13 @@ static int r_channel_mode(lua_State *L) {
     rill_render_mode m;
     float op = 1.0f;
     rill_error err = {0};
-    if (!rill_channels_parse_assignment(text, &bits, &m, &op, &err) || !bits)
+    if (!rill_channels_parse_assignment(text, &bits, &m, &op, &err) || !bits) {
         return luaL_error(L, "channel_mode: %s", err.msg);
+    }
     uint32_t bit = 0;
-    while (!(bits & (UINT64_C(1) << bit)))
+    while (!(bits & (UINT64_C(1) << bit))) {
         bit++;
+    }
     m = rill_channels_get_mode(s->world, bit, &op);
     lua_pushstring(L, rill_channels_mode_name(m));
     lua_pushnumber(L, op);
@@ -588,13 +621,15 @@ static int r_camera(lua_State *L) {
 static int r_set_camera(lua_State *L) {
     rill_scripts *s = rill__script_get(L);
     rill_entity e = rill__script_check_entity(L, 1);
-    if (!rill_world_has(s->world, e, s->camera))
+    if (!rill_world_has(s->world, e, s->camera)) {
         return luaL_error(L, "set_camera: the entity has no Camera");
+    }
     rill_query q = rill_world_query(s->world, &(rill_query_desc){.with = {s->camera}});
     while (rill_query_next(&q)) {
         rill_camera *c = rill_query_get(&q, 0);
-        if (c->role == RILL_CAMERA_ROLE_GAME)
+        if (c->role == RILL_CAMERA_ROLE_GAME) {
             c->active = q.entity == e;
+        }
     }
     return 0;
 }
@@ -605,11 +640,13 @@ static int r_set_camera(lua_State *L) {
  * update: of every instance, or of the instances on `target` only. */
 static int r_emit(lua_State *L) {
     luaL_checkstring(L, 1);
-    if (!lua_isnoneornil(L, 3))
+    if (!lua_isnoneornil(L, 3)) {
         rill__script_check_entity(L, 3);
+    }
     lua_getfield(L, LUA_REGISTRYINDEX, "rill.events");
-    if (lua_rawlen(L, -1) >= 10000)
+    if (lua_rawlen(L, -1) >= 10000) {
         return luaL_error(L, "emit: more than 10000 events waiting");
+    }
     lua_createtable(L, 0, 3);
     lua_pushvalue(L, 1);
     lua_setfield(L, -2, "type");
@@ -627,16 +664,18 @@ static void queue_scene_events(lua_State *L, rill_scripts *s, int events) {
     int scenes = lua_gettop(L);
     for (int kind = 0; kind < 2; kind++) {
         rill_event_reader *rd = kind == 0 ? &s->scene_loaded : &s->scene_failed;
-        if (!rd->event.id)
+        if (!rd->event.id) {
             continue;
+        }
         const rill_scene_event *ev;
         while ((ev = rill_event_read(s->world, rd)) != NULL) {
             lua_createtable(L, 0, 5);
             lua_pushstring(L, kind == 0 ? "scene_loaded" : "scene_failed");
             lua_setfield(L, -2, "type");
             lua_rawgeti(L, scenes, ev->load.id); /* the handle, when a script made the load */
-            if (!lua_isnil(L, -1))
+            if (!lua_isnil(L, -1)) {
                 scene_refresh(s, lua_touserdata(L, -1));
+            }
             lua_setfield(L, -2, "scene");
             lua_pushinteger(L, ev->load.id);
             lua_setfield(L, -2, "load_id");
@@ -660,11 +699,13 @@ static void queue_contact(lua_State *L, rill_scripts *s, int events, const char 
                           const rill_physics_contact *c, bool self_is_a) {
     rill_entity self = self_is_a ? c->a : c->b, other = self_is_a ? c->b : c->a;
     uint64_t k;
-    if (!rill_map_get(&s->by_entity, self, &k))
+    if (!rill_map_get(&s->by_entity, self, &k)) {
         return;
+    }
     float n[3];
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         n[i] = self_is_a ? c->normal[i] : -c->normal[i];
+    }
     lua_createtable(L, 0, 6);
     lua_pushstring(L, type);
     lua_setfield(L, -2, "type");
@@ -760,10 +801,11 @@ void rill__script_deliver_events(rill_scripts *s) {
         rill_entity target = rill__script_opt_entity(L, -1);
         lua_pop(L, 1);
         uint64_t k;
-        if (!target)
+        if (!target) {
             rill__script_broadcast(s, SCRIPT_CB_ON_EVENT, 1);
-        else if (rill_map_get(&s->by_entity, target, &k))
+        } else if (rill_map_get(&s->by_entity, target, &k)) {
             rill__script_call(s, (uint32_t)(k - 1), SCRIPT_CB_ON_EVENT, 1);
+        }
         lua_pop(L, 1);
     }
     lua_pop(L, 1);

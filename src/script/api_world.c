@@ -33,8 +33,9 @@ void rill__script_push_entity(lua_State *L, rill_entity e) {
  * test as luaL_testudata, by reference instead of by name (no string lookup per call). */
 static void *test_udata(lua_State *L, int idx, int mt) {
     void *p = lua_touserdata(L, idx);
-    if (!p || !lua_getmetatable(L, idx))
+    if (!p || !lua_getmetatable(L, idx)) {
         return NULL;
+    }
     lua_rawgeti(L, LUA_REGISTRYINDEX, mt);
     bool same = lua_rawequal(L, -1, -2);
     lua_pop(L, 2);
@@ -43,8 +44,9 @@ static void *test_udata(lua_State *L, int idx, int mt) {
 
 static void *check_udata(lua_State *L, int idx, int mt, const char *what) {
     void *p = test_udata(L, idx, mt);
-    if (!p)
+    if (!p) {
         luaL_typeerror(L, idx, what);
+    }
     return p;
 }
 
@@ -60,8 +62,9 @@ rill_entity rill__script_opt_entity(lua_State *L, int idx) {
 static rill_component check_component(lua_State *L, rill_scripts *s, int idx) {
     const char *name = luaL_checkstring(L, idx);
     rill_component c = rill_world_find_component(s->world, name);
-    if (!c.id)
+    if (!c.id) {
         luaL_error(L, "unknown component '%s'", name);
+    }
     return c;
 }
 
@@ -85,8 +88,9 @@ void rill__script_push_vec(lua_State *L, rill_scripts *s, const float *v, int n)
 
 /* Reads a vector of n lanes from {x=, y=, ...}, {r=, g=, ...} or {a, b, c}. */
 bool rill__script_to_vec(lua_State *L, int idx, float *out, int n) {
-    if (lua_type(L, idx) != LUA_TTABLE)
+    if (lua_type(L, idx) != LUA_TTABLE) {
         return false;
+    }
     idx = lua_absindex(L, idx);
     rill_scripts *s = rill__script_get(L);
     for (int i = 0; i < n; i++) {
@@ -103,8 +107,9 @@ bool rill__script_to_vec(lua_State *L, int idx, float *out, int n) {
         int ok = 0;
         lua_Number v = lua_tonumberx(L, -1, &ok);
         lua_pop(L, 1);
-        if (!ok)
+        if (!ok) {
             return false;
+        }
         out[i] = (float)v;
     }
     return true;
@@ -130,9 +135,9 @@ static void push_element(lua_State *L, rill_scripts *s, const rill_field *f, con
     if (lanes) {
         float v[4];
         memcpy(v, p, sizeof(float) * (size_t)lanes);
-        if (f->type == RILL_FIELD_VEC3 || f->type == RILL_FIELD_QUAT)
+        if (f->type == RILL_FIELD_VEC3 || f->type == RILL_FIELD_QUAT) {
             rill__script_push_vec(L, s, v, lanes);
-        else {
+        } else {
             lua_createtable(L, 0, lanes);
             for (int i = 0; i < lanes; i++) {
                 lua_pushnumber(L, (lua_Number)v[i]);
@@ -166,10 +171,11 @@ static void push_element(lua_State *L, rill_scripts *s, const rill_field *f, con
     case RILL_FIELD_STRING:
     case RILL_FIELD_ASSET_PATH: {
         const char *str = *(const char *const *)p;
-        if (str)
+        if (str) {
             lua_pushstring(L, str);
-        else
+        } else {
             lua_pushnil(L);
+        }
         break;
     }
     case RILL_FIELD_ENTITY:
@@ -178,10 +184,11 @@ static void push_element(lua_State *L, rill_scripts *s, const rill_field *f, con
     case RILL_FIELD_ENUM: {
         int32_t v = *(const int32_t *)p;
         const char *name = rill_field_enum_name(f, v);
-        if (name)
+        if (name) {
             lua_pushstring(L, name);
-        else
+        } else {
             lua_pushinteger(L, v);
+        }
         break;
     }
     default:
@@ -214,15 +221,17 @@ static int bad_value(lua_State *L, const char *comp, const rill_field *f, int id
 static void to_element(lua_State *L, const char *comp, const rill_field *f, int idx, void *out) {
     int lanes = vec_lanes(f->type);
     if (lanes) {
-        if (!rill__script_to_vec(L, idx, out, lanes))
+        if (!rill__script_to_vec(L, idx, out, lanes)) {
             bad_value(L, comp, f, idx);
+        }
         return;
     }
     int ok = 1;
     switch (f->type) {
     case RILL_FIELD_BOOL:
-        if (!lua_isboolean(L, idx))
+        if (!lua_isboolean(L, idx)) {
             bad_value(L, comp, f, idx);
+        }
         *(bool *)out = lua_toboolean(L, idx);
         return;
     case RILL_FIELD_STRING:
@@ -231,22 +240,25 @@ static void to_element(lua_State *L, const char *comp, const rill_field *f, int 
             *(const char **)out = NULL;
             return;
         }
-        if (lua_type(L, idx) != LUA_TSTRING)
+        if (lua_type(L, idx) != LUA_TSTRING) {
             bad_value(L, comp, f, idx);
+        }
         size_t len;
         const char *str = lua_tolstring(L, idx, &len);
         *(const char **)out = len ? rill_intern_n(str, len) : NULL;
         return;
     case RILL_FIELD_ENTITY:
-        if (lua_isnil(L, idx))
+        if (lua_isnil(L, idx)) {
             *(rill_entity *)out = RILL_ENTITY_NULL;
-        else
+        } else {
             *(rill_entity *)out = rill__script_check_entity(L, idx);
+        }
         return;
     case RILL_FIELD_ENUM:
         if (lua_type(L, idx) == LUA_TSTRING) {
-            if (!rill_field_enum_value(f, lua_tostring(L, idx), (int32_t *)out))
+            if (!rill_field_enum_value(f, lua_tostring(L, idx), (int32_t *)out)) {
                 luaL_error(L, "%s.%s has no value '%s'", comp, f->name, lua_tostring(L, idx));
+            }
             return;
         }
         break;
@@ -254,8 +266,9 @@ static void to_element(lua_State *L, const char *comp, const rill_field *f, int 
         break;
     }
     lua_Number v = lua_tonumberx(L, idx, &ok);
-    if (!ok)
+    if (!ok) {
         bad_value(L, comp, f, idx);
+    }
     memset(out, 0, rill_field_type_size(f->type));
     rill_field_set_f64(&(rill_field){.type = f->type == RILL_FIELD_ENUM ? RILL_FIELD_I32 : f->type},
                        out, 0, (double)v);
@@ -272,28 +285,34 @@ static void write_field(lua_State *L, rill_scripts *s, rill_entity e, rill_compo
     unsigned char *buf = one;
     idx = lua_absindex(L, idx);
     if (n > 1) {
-        if (lua_type(L, idx) != LUA_TTABLE)
+        if (lua_type(L, idx) != LUA_TTABLE) {
             bad_value(L, t->name, f, idx);
+        }
         buf = lua_newuserdatauv(L, es * n, 0); /* collected with the stack; no leak on error */
         void *data = rill_world_get(s->world, e, c);
-        if (data) /* elements the table leaves out keep their values */
+        if (data) { /* elements the table leaves out keep their values */
             memcpy(buf, (char *)data + f->offset, es * n);
+        }
         for (uint32_t i = 0; i < n; i++) {
-            if (lua_rawgeti(L, idx, (lua_Integer)i + 1) != LUA_TNIL)
+            if (lua_rawgeti(L, idx, (lua_Integer)i + 1) != LUA_TNIL) {
                 to_element(L, t->name, f, -1, buf + es * i);
+            }
             lua_pop(L, 1);
         }
     } else {
         to_element(L, t->name, f, idx, buf);
     }
     void *data = rill_world_get(s->world, e, c);
-    if (!data)
+    if (!data) {
         luaL_error(L, "the entity no longer has %s", t->name);
+    }
     memcpy((char *)data + f->offset, buf, es * n);
-    if (f->flags & (RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX))
+    if (f->flags & (RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX)) {
         rill_type_clamp(t, data);
-    if (c.id == s->transform.id)
+    }
+    if (c.id == s->transform.id) {
         rill_world_mark_transform_dirty(s->world, e);
+    }
 }
 
 static const rill_field *check_field(lua_State *L, const rill_type_desc *t, const char *name) {
@@ -317,8 +336,9 @@ static void write_table(lua_State *L, rill_scripts *s, rill_entity e, rill_compo
     idx = lua_absindex(L, idx);
     lua_pushnil(L);
     while (lua_next(L, idx)) {
-        if (lua_type(L, -2) != LUA_TSTRING)
+        if (lua_type(L, -2) != LUA_TSTRING) {
             luaL_error(L, "%s: field names are strings", t->name);
+        }
         write_field(L, s, e, c, t, check_field(L, t, lua_tostring(L, -2)), lua_gettop(L));
         lua_pop(L, 1);
     }
@@ -330,8 +350,9 @@ static void *proxy_data(lua_State *L, rill_scripts *s, const comp_proxy *p,
                         const rill_type_desc **out_t) {
     *out_t = rill_world_component_type(s->world, p->comp);
     void *data = rill_world_get(s->world, p->entity, p->comp);
-    if (!data)
+    if (!data) {
         luaL_error(L, "the entity no longer has %s", (*out_t)->name);
+    }
     return data;
 }
 
@@ -342,8 +363,9 @@ static const rill_field *proxy_field(lua_State *L, const rill_type_desc *t) {
     lua_pushvalue(L, 2);
     lua_Integer i = lua_rawget(L, -2) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
     lua_pop(L, 2);
-    if (i >= 1 && (uint64_t)i <= t->field_count)
+    if (i >= 1 && (uint64_t)i <= t->field_count) {
         return &t->fields[i - 1];
+    }
     return check_field(L, t, luaL_checkstring(L, 2));
 }
 
@@ -371,10 +393,11 @@ static int proxy_tostring(lua_State *L) {
     const rill_type_desc *t = rill_world_component_type(s->world, p->comp);
     const void *data = rill_world_get(s->world, p->entity, p->comp);
     rill_strbuf sb = {0};
-    if (data && rill_type_dump(t, data, &sb) && sb.data)
+    if (data && rill_type_dump(t, data, &sb) && sb.data) {
         lua_pushstring(L, sb.data);
-    else
+    } else {
         lua_pushfstring(L, "%s (gone)", t->name);
+    }
     rill_strbuf_free(&sb);
     return 1;
 }
@@ -453,12 +476,15 @@ static int ent_add(lua_State *L) {
     rill_entity e = rill__script_check_entity(L, 1);
     rill_component c = check_component(L, s, 2);
     const rill_type_desc *t = rill_world_component_type(s->world, c);
-    if (!rill_world_is_alive(s->world, e))
+    if (!rill_world_is_alive(s->world, e)) {
         return luaL_error(L, "add %s: the entity is not alive", t->name);
-    if (t->flags & RILL_TYPE_MANAGED)
+    }
+    if (t->flags & RILL_TYPE_MANAGED) {
         return luaL_error(L, "add %s: the world maintains it (use set_parent)", t->name);
-    if (!rill_world_add(s->world, e, c, NULL))
+    }
+    if (!rill_world_add(s->world, e, c, NULL)) {
         return luaL_error(L, "add %s: out of memory", t->name);
+    }
     if (!lua_isnoneornil(L, 3)) {
         luaL_checktype(L, 3, LUA_TTABLE);
         write_table(L, s, e, c, 3);
@@ -471,8 +497,9 @@ static int ent_remove(lua_State *L) {
     rill_scripts *s = rill__script_get(L);
     rill_entity e = rill__script_check_entity(L, 1);
     rill_component c = check_component(L, s, 2);
-    if (rill_world_component_type(s->world, c)->flags & RILL_TYPE_MANAGED)
+    if (rill_world_component_type(s->world, c)->flags & RILL_TYPE_MANAGED) {
         return luaL_error(L, "remove: the world maintains that component (use set_parent)");
+    }
     lua_pushboolean(L, rill_world_remove(s->world, e, c));
     return 1;
 }
@@ -516,18 +543,20 @@ static int ent_index(lua_State *L) {
     rill_scripts *s = rill__script_get(L);
     rill_entity e = rill__script_check_entity(L, 1);
     lua_pushvalue(L, 2);
-    if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) /* a method */
+    if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) { /* a method */
         return 1;
+    }
     lua_pushvalue(L, 2);
     lua_Integer cached =
         lua_rawget(L, lua_upvalueindex(2)) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
     lua_pop(L, 2);
     if (cached) {
         rill_component c = {(uint32_t)cached};
-        if (rill_world_has(s->world, e, c))
+        if (rill_world_has(s->world, e, c)) {
             push_proxy_of(L, s, 1, c);
-        else
+        } else {
             lua_pushnil(L);
+        }
         return 1;
     }
     const char *key = luaL_checkstring(L, 2);
@@ -537,20 +566,22 @@ static int ent_index(lua_State *L) {
     }
     if (strcmp(key, "name") == 0) {
         const char *name = rill_world_get_name(s->world, e);
-        if (name)
+        if (name) {
             lua_pushstring(L, name);
-        else
+        } else {
             lua_pushnil(L);
+        }
         return 1;
     }
     rill_component c = check_component(L, s, 2);
     lua_pushvalue(L, 2);
     lua_pushinteger(L, (lua_Integer)c.id);
     lua_rawset(L, lua_upvalueindex(2));
-    if (rill_world_has(s->world, e, c))
+    if (rill_world_has(s->world, e, c)) {
         push_proxy_of(L, s, 1, c);
-    else
+    } else {
         lua_pushnil(L);
+    }
     return 1;
 }
 
@@ -597,8 +628,9 @@ static int r_find(lua_State *L) {
 static int r_spawn(lua_State *L) {
     rill_scripts *s = rill__script_get(L);
     rill_entity e = rill_world_spawn(s->world);
-    if (!e)
+    if (!e) {
         return luaL_error(L, "spawn: out of memory");
+    }
     rill__script_push_entity(L, e);
     int ent = lua_gettop(L);
     if (lua_type(L, 1) == LUA_TSTRING) {
@@ -644,11 +676,13 @@ static int query_iter(lua_State *L) {
 static int r_query(lua_State *L) {
     rill_scripts *s = rill__script_get(L);
     int n = lua_gettop(L);
-    if (n < 1 || n > RILL_QUERY_MAX_TERMS)
+    if (n < 1 || n > RILL_QUERY_MAX_TERMS) {
         return luaL_error(L, "query: 1 to %d component names", RILL_QUERY_MAX_TERMS);
+    }
     rill_query_desc d = {0};
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         d.with[i] = check_component(L, s, i + 1);
+    }
     rill_query q = rill_world_query(s->world, &d);
     lua_newtable(L);
     lua_Integer k = 1;

@@ -19,34 +19,40 @@ static void *check_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         rill_free(ptr);
         return NULL;
     }
-    if (nsize > old && m->used - old + nsize > CHECK_MEMORY_LIMIT)
+    if (nsize > old && m->used - old + nsize > CHECK_MEMORY_LIMIT) {
         return NULL;
+    }
     void *p = rill_realloc_tagged(ptr, nsize, RILL_MEM_SCRIPT);
-    if (p)
+    if (p) {
         m->used = m->used - old + nsize;
+    }
     return p;
 }
 
 rill_result rill_scripts_check_source(const char *path, const char *text, size_t len,
                                       rill_error *err) {
-    if (!path || (!text && len))
+    if (!path || (!text && len)) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_scripts_check_source: NULL");
-    if (len && text[0] == LUA_SIGNATURE[0])
+    }
+    if (len && text[0] == LUA_SIGNATURE[0]) {
         return rill_error_set(err, RILL_ERR_PARSE,
                               "%s:1: a binary (precompiled) chunk: scripts load as text only",
                               path);
+    }
     check_mem mem = {0};
     lua_State *L = lua_newstate(check_alloc, &mem);
-    if (!L)
+    if (!L) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
+    }
     lua_pushfstring(L, "@%s", path);
     rill_result r = RILL_OK;
     int st = luaL_loadbufferx(L, text ? text : "", len, lua_tostring(L, -1), "t");
-    if (st == LUA_ERRMEM)
+    if (st == LUA_ERRMEM) {
         r = rill_error_set(err, RILL_ERR_LIMIT, "%s: too large to compile (over %u MiB)", path,
                            CHECK_MEMORY_LIMIT >> 20);
-    else if (st != LUA_OK)
+    } else if (st != LUA_OK) {
         r = rill_error_set(err, RILL_ERR_PARSE, "%s", lua_tostring(L, -1));
+    }
     lua_close(L);
     return r;
 }

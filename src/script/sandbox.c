@@ -46,8 +46,9 @@ static void *pool_get(rill_scripts *s, size_t n) {
     size_t bytes = c << 4;
     if (s->pool_left < bytes) {
         pool_slab *slab = rill_malloc_tagged(sizeof(pool_slab) + POOL_SLAB, RILL_MEM_SCRIPT);
-        if (!slab)
+        if (!slab) {
             return NULL;
+        }
         slab->next = s->pool_slabs;
         s->pool_slabs = slab;
         s->pool_next = slab->data;
@@ -80,19 +81,23 @@ static void pool_release(rill_scripts *s) {
  * the heap by size. NULL when out of memory (ptr untouched). */
 static void *block_realloc(rill_scripts *s, void *ptr, size_t old, size_t nsize) {
     bool was_small = ptr && old <= POOL_MAX, small = nsize <= POOL_MAX;
-    if (ptr && !was_small && !small)
+    if (ptr && !was_small && !small) {
         return rill_realloc_tagged(ptr, nsize, RILL_MEM_SCRIPT);
-    if (was_small && small && pool_class(old) == pool_class(nsize))
+    }
+    if (was_small && small && pool_class(old) == pool_class(nsize)) {
         return ptr;
+    }
     void *p = small ? pool_get(s, nsize) : rill_malloc_tagged(nsize, RILL_MEM_SCRIPT);
-    if (!p)
+    if (!p) {
         return NULL;
+    }
     if (ptr) {
         memcpy(p, ptr, RILL_MIN(old, nsize));
-        if (was_small)
+        if (was_small) {
             pool_put(s, ptr, old);
-        else
+        } else {
             rill_free(ptr);
+        }
     }
     return p;
 }
@@ -104,10 +109,11 @@ static void *script_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     size_t old = ptr ? osize : 0;
     if (nsize == 0) {
         s->mem_used -= old;
-        if (ptr && old <= POOL_MAX)
+        if (ptr && old <= POOL_MAX) {
             pool_put(s, ptr, old);
-        else
+        } else {
             rill_free(ptr);
+        }
         return NULL;
     }
     if (nsize > old && s->mem_used - old + nsize > s->mem_limit) {
@@ -115,8 +121,9 @@ static void *script_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         return NULL;
     }
     void *p = block_realloc(s, ptr, old, nsize);
-    if (!p)
+    if (!p) {
         return NULL;
+    }
     s->mem_used = s->mem_used - old + nsize;
     return p;
 }
@@ -142,8 +149,9 @@ void rill__script_budget_start(rill_scripts *s) {
 
 static int traceback(lua_State *L) {
     const char *msg = lua_tostring(L, 1);
-    if (!msg)
+    if (!msg) {
         msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    }
     luaL_traceback(L, L, msg, 1);
     return 1;
 }
@@ -182,8 +190,9 @@ static int sb_pcall(lua_State *L) {
     luaL_checkany(L, 1);
     int st = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
     rill_scripts *s = rill__script_get(L);
-    if (st != LUA_OK && (s->aborting || s->mem_refused || st == LUA_ERRMEM))
+    if (st != LUA_OK && (s->aborting || s->mem_refused || st == LUA_ERRMEM)) {
         return lua_error(L);
+    }
     lua_pushboolean(L, st == LUA_OK);
     lua_insert(L, 1);
     return lua_gettop(L);
@@ -200,8 +209,9 @@ static int sb_xpcall(lua_State *L) {
     lua_pop(L, 1);
     int st = lua_pcall(L, n - 2, LUA_MULTRET, 1);
     rill_scripts *s = rill__script_get(L);
-    if (st != LUA_OK && (s->aborting || s->mem_refused || st == LUA_ERRMEM))
+    if (st != LUA_OK && (s->aborting || s->mem_refused || st == LUA_ERRMEM)) {
         return lua_error(L);
+    }
     lua_pushboolean(L, st == LUA_OK);
     lua_replace(L, 1);
     return lua_gettop(L);
@@ -218,11 +228,12 @@ static int sb_rep(lua_State *L) {
     if (n > 0) {
         double total = ((double)l + (double)lsep) * (double)n;
         double left = (double)(s->mem_limit - RILL_MIN(s->mem_used, s->mem_limit));
-        if (total > left)
+        if (total > left) {
             return luaL_error(L,
                               "string.rep: a result of %f bytes is over the script memory left "
                               "(%f bytes)",
                               total, left);
+        }
     }
     lua_getfield(L, lua_upvalueindex(1), "rep");
     lua_insert(L, 1);
@@ -233,8 +244,10 @@ static int sb_rep(lua_State *L) {
 /* setmetatable refusing __gc: a finalizer would run whenever the collector gets to it, outside
  * any callback's budget. */
 static int sb_setmetatable(lua_State *L) {
-    if (lua_type(L, 2) == LUA_TTABLE && (lua_pushliteral(L, "__gc"), lua_rawget(L, 2)) != LUA_TNIL)
+    if (lua_type(L, 2) == LUA_TTABLE &&
+        (lua_pushliteral(L, "__gc"), lua_rawget(L, 2)) != LUA_TNIL) {
         return luaL_error(L, "setmetatable: __gc metamethods are not allowed in scripts");
+    }
     lua_settop(L, 2);
     lua_getfield(L, lua_upvalueindex(1), "setmetatable");
     lua_insert(L, 1);
@@ -249,8 +262,9 @@ static int sb_print(lua_State *L) {
     for (int i = 1; i <= n; i++) {
         luaL_tolstring(L, i, NULL);
         luaL_addvalue(&b);
-        if (i < n)
+        if (i < n) {
             luaL_addchar(&b, '\t');
+        }
     }
     luaL_pushresult(&b);
     char where[256];
@@ -264,8 +278,9 @@ static int sb_print(lua_State *L) {
 char *rill__script_read(rill_scripts *s, const char *path, size_t *out_len, rill_error *err) {
     uint8_t *data = NULL;
     size_t len = 0;
-    if (rill_vfs_read_all(s->desc.vfs, path, &data, &len, err) != RILL_OK)
+    if (rill_vfs_read_all(s->desc.vfs, path, &data, &len, err) != RILL_OK) {
         return NULL;
+    }
     *out_len = len;
     return (char *)data;
 }
@@ -276,42 +291,48 @@ static int sb_require(lua_State *L) {
     rill_scripts *s = rill__script_get(L);
     size_t n;
     const char *name = luaL_checklstring(L, 1, &n);
-    if (n == 0 || n > MODULE_NAME_MAX)
+    if (n == 0 || n > MODULE_NAME_MAX) {
         return luaL_error(L, "require: bad module name");
+    }
     char path[MODULE_NAME_MAX + 8];
     for (size_t i = 0; i < n; i++) {
         char c = name[i];
         bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                   c == '_' || c == '.' || c == '-';
-        if (!ok || (c == '.' && (i == 0 || name[i - 1] == '.' || i + 1 == n)))
+        if (!ok || (c == '.' && (i == 0 || name[i - 1] == '.' || i + 1 == n))) {
             return luaL_error(L, "require: bad module name '%s'", name);
+        }
         path[i] = c == '.' ? '/' : c;
     }
     memcpy(path + n, ".lua", 5);
     lua_rawgeti(L, LUA_REGISTRYINDEX, s->loaded_modules);
     lua_getfield(L, -1, path);
     if (lua_toboolean(L, -1)) {
-        if (lua_type(L, -1) == LUA_TLIGHTUSERDATA)
+        if (lua_type(L, -1) == LUA_TLIGHTUSERDATA) {
             return luaL_error(L, "require: '%s' requires itself (a loop)", name);
+        }
         return 1;
     }
     lua_pop(L, 1);
     rill_error err = {0};
     size_t len = 0;
     char *src = rill__script_read(s, path, &len, &err);
-    if (!src)
+    if (!src) {
         return luaL_error(L, "require '%s': %s", name, err.msg);
+    }
     char chunk[MODULE_NAME_MAX + 16];
     snprintf(chunk, sizeof(chunk), "@%s", path);
     int st = luaL_loadbufferx(L, src, len, chunk, "t");
     rill_free(src);
-    if (st != LUA_OK)
+    if (st != LUA_OK) {
         return lua_error(L);
+    }
     lua_pushlightuserdata(L, s); /* "loading" marker, for loops */
     lua_setfield(L, -3, path);
     rill__script_new_env(L, s);
-    if (!lua_setupvalue(L, -2, 1))
+    if (!lua_setupvalue(L, -2, 1)) {
         lua_pop(L, 1);
+    }
     lua_call(L, 0, 1);
     if (lua_isnil(L, -1)) {
         lua_pop(L, 1);
@@ -471,8 +492,9 @@ static int open_protected(lua_State *L) {
     lua_pushvalue(L, g);
     lua_setfield(L, LUA_REGISTRYINDEX, "rill.sandbox");
     /* vec3 / quat from the prelude, run with the sandbox as its globals. */
-    if (luaL_loadbufferx(L, PRELUDE, sizeof(PRELUDE) - 1, "=prelude", "t") != LUA_OK)
+    if (luaL_loadbufferx(L, PRELUDE, sizeof(PRELUDE) - 1, "=prelude", "t") != LUA_OK) {
         return lua_error(L);
+    }
     lua_pushvalue(L, g);
     lua_setupvalue(L, -2, 1);
     lua_call(L, 0, 4);
@@ -527,8 +549,9 @@ bool rill__script_open(rill_scripts *s, rill_error *err) {
 }
 
 void rill__script_close(rill_scripts *s) {
-    if (s->L)
+    if (s->L) {
         lua_close(s->L);
+    }
     s->L = NULL;
     pool_release(s);
 }

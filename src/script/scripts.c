@@ -15,8 +15,9 @@ static const char *const CB_NAMES[SCRIPT_CB_NUM] = {"init",     "update", "fixed
 
 rill_component rill_script_register(rill_world *world) {
     rill_component c = rill_world_find_component(world, "Script");
-    if (c.id)
+    if (c.id) {
         return c;
+    }
     static const rill_field fields[] = {
         RILL_FIELD_WITH(rill_script, path, ASSET_PATH,
                         .doc = "the .lua file the entity runs (docs/scripting.md)"),
@@ -43,11 +44,12 @@ static const char *entity_label(const rill_scripts *s, rill_entity e, char *buf,
 
 void rill__script_disable_file(rill_scripts *s, uint32_t file, const char *why) {
     script_file *f = &s->files.data[file];
-    if (!f->disabled)
+    if (!f->disabled) {
         RILL_LOG_ERROR(SCRIPT_LOG,
                        "%s stopped and disabled (every entity running it) until the file "
                        "changes: %s",
                        f->path, why);
+    }
     f->disabled = true;
 }
 
@@ -72,8 +74,9 @@ static void call_failed(rill_scripts *s, uint32_t i, script_cb cb, int st) {
         in->state = INST_FAILED;
     }
     lua_pop(L, 1);
-    if (st == LUA_ERRMEM || s->mem_refused)
+    if (st == LUA_ERRMEM || s->mem_refused) {
         lua_gc(L, LUA_GCCOLLECT);
+    }
 }
 
 /* >>calls -------------------------------------------------------------------------------------- */
@@ -82,27 +85,33 @@ static void call_failed(rill_scripts *s, uint32_t i, script_cb cb, int st) {
  * does not run or its script does not define cb. */
 static bool push_callback(rill_scripts *s, uint32_t i, script_cb cb) {
     const script_inst *in = &s->insts.data[i];
-    if (in->state != INST_RUNNING)
+    if (in->state != INST_RUNNING) {
         return false;
+    }
     const script_file *f = &s->files.data[in->file];
-    if (f->disabled || f->cb[cb] == LUA_NOREF)
+    if (f->disabled || f->cb[cb] == LUA_NOREF) {
         return false;
+    }
     lua_rawgeti(s->L, LUA_REGISTRYINDEX, f->cb[cb]);
     lua_rawgeti(s->L, LUA_REGISTRYINDEX, in->self);
     return true;
 }
 
 void rill__script_call(rill_scripts *s, uint32_t i, script_cb cb, int nextra) {
-    if (!push_callback(s, i, cb))
+    if (!push_callback(s, i, cb)) {
         return;
+    }
     lua_State *L = s->L;
-    for (int k = 0; k < nextra; k++) /* extra k sits at -(nextra + 2) once the others are pushed */
+    for (int k = 0; k < nextra;
+         k++) { /* extra k sits at -(nextra + 2) once the others are pushed */
         lua_pushvalue(L, -(nextra + 2));
+    }
     s->current_file = (int32_t)s->insts.data[i].file;
     int st = rill__script_pcall(s, 1 + nextra, 0);
     s->current_file = -1;
-    if (st != LUA_OK)
+    if (st != LUA_OK) {
         call_failed(s, i, cb, st);
+    }
 }
 
 /* A broadcast's run: callback cb of instances next .. end - 1, with the extras at stack slots
@@ -121,10 +130,12 @@ static int batch_protected(lua_State *L) {
     batch_job *j = lua_touserdata(L, 1);
     rill_scripts *s = j->s;
     for (; j->next < j->end; j->next++) {
-        if (!push_callback(s, j->next, j->cb))
+        if (!push_callback(s, j->next, j->cb)) {
             continue;
-        for (int k = 0; k < j->nextra; k++)
+        }
+        for (int k = 0; k < j->nextra; k++) {
             lua_pushvalue(L, 2 + k);
+        }
         s->current_file = (int32_t)s->insts.data[j->next].file;
         rill__script_budget_start(s);
         s->stats.calls++;
@@ -141,13 +152,15 @@ void rill__script_broadcast(rill_scripts *s, script_cb cb, int nextra) {
     while (j.next < j.end) {
         lua_pushcfunction(L, batch_protected);
         lua_pushlightuserdata(L, &j);
-        for (int k = 0; k < nextra; k++) /* the extras, from under the two just pushed */
+        for (int k = 0; k < nextra; k++) { /* the extras, from under the two just pushed */
             lua_pushvalue(L, -(nextra + 2));
+        }
         int st = rill__script_pcall(s, 1 + nextra, 0);
         s->stats.calls--; /* counted per callback, in batch_protected */
         s->current_file = -1;
-        if (st == LUA_OK)
+        if (st == LUA_OK) {
             break;
+        }
         call_failed(s, j.next, cb, st);
         j.next++;
     }
@@ -218,8 +231,9 @@ static bool load_file(rill_scripts *s, uint32_t i) {
     if (root) {
         char loose[sizeof(f->loose)];
         int n = snprintf(loose, sizeof(loose), "%s/%s", root, f->path);
-        if (n > 0 && (size_t)n < sizeof(loose) && rill_file_mtime_ns(loose) != 0)
+        if (n > 0 && (size_t)n < sizeof(loose) && rill_file_mtime_ns(loose) != 0) {
             memcpy(f->loose, loose, (size_t)n + 1);
+        }
     }
     f->mtime_ns = f->loose[0] ? rill_file_mtime_ns(f->loose) : 0;
     load_job j = {s, i, src, len, false};
@@ -238,8 +252,9 @@ static bool load_file(rill_scripts *s, uint32_t i) {
                        lua_tostring(L, -1));
         lua_pop(L, 1);
         s->stats.compile_errors++;
-        if (st == LUA_ERRMEM || s->mem_refused)
+        if (st == LUA_ERRMEM || s->mem_refused) {
             lua_gc(L, LUA_GCCOLLECT);
+        }
         return false;
     }
     f->disabled = false;
@@ -247,28 +262,34 @@ static bool load_file(rill_scripts *s, uint32_t i) {
 }
 
 static uint32_t file_for(rill_scripts *s, const char *path) {
-    for (uint32_t i = 0; i < s->files.len; i++)
-        if (s->files.data[i].path == path)
+    for (uint32_t i = 0; i < s->files.len; i++) {
+        if (s->files.data[i].path == path) {
             return i;
+        }
+    }
     script_file f = {.path = path, .env = LUA_NOREF};
-    for (int c = 0; c < SCRIPT_CB_NUM; c++)
+    for (int c = 0; c < SCRIPT_CB_NUM; c++) {
         f.cb[c] = LUA_NOREF;
-    if (!rill_array_push(&s->files, f))
+    }
+    if (!rill_array_push(&s->files, f)) {
         return UINT32_MAX;
+    }
     s->stats.files++;
     load_file(s, s->files.len - 1);
     return s->files.len - 1;
 }
 
 static uint32_t reload_file(rill_scripts *s, uint32_t fi) {
-    if (!load_file(s, fi))
+    if (!load_file(s, fi)) {
         return 0;
+    }
     s->stats.reloads++;
     uint32_t n = 0;
     for (uint32_t i = 0; i < s->insts.len; i++) {
         script_inst *in = &s->insts.data[i];
-        if (in->file != fi || in->state == INST_GONE || in->state == INST_NEW)
+        if (in->file != fi || in->state == INST_GONE || in->state == INST_NEW) {
             continue;
+        }
         if (in->self == LUA_NOREF) { /* it never started (bad properties): start afresh */
             in->state = INST_NEW;
             continue;
@@ -283,16 +304,19 @@ static uint32_t reload_file(rill_scripts *s, uint32_t fi) {
 }
 
 uint32_t rill_scripts_reload_changed(rill_scripts *s) {
-    if (!s)
+    if (!s) {
         return 0;
+    }
     uint32_t n = 0;
     for (uint32_t i = 0; i < s->files.len; i++) {
         script_file *f = &s->files.data[i];
-        if (!f->loose[0])
+        if (!f->loose[0]) {
             continue;
+        }
         uint64_t m = rill_file_mtime_ns(f->loose);
-        if (m != 0 && m != f->mtime_ns)
+        if (m != 0 && m != f->mtime_ns) {
             n += reload_file(s, i);
+        }
     }
     return n;
 }
@@ -321,8 +345,9 @@ static void push_copy(lua_State *L, int idx) {
         lua_insert(L, -2);
         lua_rawset(L, -4);
     }
-    if (lua_getmetatable(L, idx))
+    if (lua_getmetatable(L, idx)) {
         lua_setmetatable(L, -2);
+    }
 }
 
 /* Builds self: the script's declared properties, the component's overrides, and self.entity. */
@@ -347,15 +372,17 @@ static int start_protected(lua_State *L) {
     lua_settop(L, self);
     if (j->props && *j->props) {
         size_t n = strlen(j->props);
-        if (n > PROPERTIES_MAX)
+        if (n > PROPERTIES_MAX) {
             return luaL_error(L, "its properties text is over %d bytes", PROPERTIES_MAX);
+        }
         lua_pushliteral(L, "return {");
         lua_pushstring(L, j->props);
         lua_pushliteral(L, "\n}");
         lua_concat(L, 3);
         if (luaL_loadbufferx(L, lua_tostring(L, -1), lua_rawlen(L, -1), "=properties", "t") !=
-            LUA_OK)
+            LUA_OK) {
             return luaL_error(L, "its properties do not parse: %s", lua_tostring(L, -1));
+        }
         /* Evaluated with nothing but the math types in reach. */
         lua_createtable(L, 0, 2);
         lua_getfield(L, LUA_REGISTRYINDEX, "rill.sandbox");
@@ -398,8 +425,9 @@ static void start(rill_scripts *s, uint32_t i) {
         lua_pop(s->L, 1);
         s->stats.errors++;
         in->state = INST_FAILED;
-        if (st == LUA_ERRMEM || s->mem_refused)
+        if (st == LUA_ERRMEM || s->mem_refused) {
             lua_gc(s->L, LUA_GCCOLLECT);
+        }
         return;
     }
     in->self = j.self;
@@ -408,8 +436,9 @@ static void start(rill_scripts *s, uint32_t i) {
 }
 
 static void finish(rill_scripts *s, uint32_t i) {
-    if (s->insts.data[i].state == INST_RUNNING)
+    if (s->insts.data[i].state == INST_RUNNING) {
         rill__script_call(s, i, SCRIPT_CB_FINAL, 0);
+    }
     script_inst *in = &s->insts.data[i];
     luaL_unref(s->L, LUA_REGISTRYINDEX, in->self);
     in->self = LUA_NOREF;
@@ -422,33 +451,39 @@ static void sync(rill_scripts *s) {
     uint32_t live = 0; /* instances left, each on its own entity with a Script of its path */
     for (uint32_t i = 0; i < s->insts.len; i++) {
         script_inst *in = &s->insts.data[i];
-        if (in->state == INST_GONE)
+        if (in->state == INST_GONE) {
             continue;
+        }
         const rill_script *sc = rill_world_get(s->world, in->entity, s->comp);
-        if (!sc || sc->path != in->path)
+        if (!sc || sc->path != in->path) {
             finish(s, i);
-        else
+        } else {
             live++;
+        }
     }
     const rill_entity *ents = NULL;
     void *data = NULL;
     uint32_t n = rill_world_component_dense(s->world, s->comp, &ents, &data);
     s->fresh.len = 0;
     uint32_t with_path = 0;
-    for (uint32_t k = 0; k < n; k++)
+    for (uint32_t k = 0; k < n; k++) {
         with_path += ((const rill_script *)data)[k].path != NULL;
-    if (with_path == live) /* every Script with a path has its instance: nothing new */
+    }
+    if (with_path == live) { /* every Script with a path has its instance: nothing new */
         n = 0;
+    }
     for (uint32_t k = 0; k < n; k++) {
         uint64_t v;
-        if (((const rill_script *)data)[k].path &&
-            (!rill_map_get(&s->by_entity, ents[k], &v) || s->insts.data[v - 1].state == INST_GONE))
+        if (((const rill_script *)data)[k].path && (!rill_map_get(&s->by_entity, ents[k], &v) ||
+                                                    s->insts.data[v - 1].state == INST_GONE)) {
             rill_array_push(&s->fresh, ents[k]);
+        }
     }
     for (uint32_t k = 0; k < s->fresh.len; k++) {
         const rill_script *sc = rill_world_get(s->world, s->fresh.data[k], s->comp);
-        if (!sc || !sc->path)
+        if (!sc || !sc->path) {
             continue;
+        }
         uint32_t f = file_for(s, sc->path);
         script_inst in = {.entity = s->fresh.data[k],
                           .path = sc->path,
@@ -464,30 +499,36 @@ static void sync(rill_scripts *s) {
     for (uint32_t i = 0; i < s->insts.len; i++) {
         script_inst *in = &s->insts.data[i];
         if (in->state == INST_NEW && s->files.data[in->file].env != LUA_NOREF &&
-            !s->files.data[in->file].disabled)
+            !s->files.data[in->file].disabled) {
             start(s, i);
+        }
     }
 }
 
 /* Drops finished instances, keeping the order of the others. */
 static void compact(rill_scripts *s) {
     uint32_t w = 0;
-    for (uint32_t i = 0; i < s->insts.len; i++)
-        if (s->insts.data[i].state != INST_GONE)
+    for (uint32_t i = 0; i < s->insts.len; i++) {
+        if (s->insts.data[i].state != INST_GONE) {
             s->insts.data[w++] = s->insts.data[i];
-    if (w == s->insts.len)
+        }
+    }
+    if (w == s->insts.len) {
         return;
+    }
     s->insts.len = w;
     rill_map_clear(&s->by_entity);
-    for (uint32_t i = 0; i < w; i++)
+    for (uint32_t i = 0; i < w; i++) {
         rill_map_set(&s->by_entity, s->insts.data[i].entity, i + 1u);
+    }
 }
 
 /* >>system ------------------------------------------------------------------------------------- */
 
 rill_scripts *rill_scripts_create(const rill_scripts_desc *desc, rill_error *err) {
-    if (RILL_DESC_CHECK(desc, "rill_scripts_create", err) != RILL_OK)
+    if (RILL_DESC_CHECK(desc, "rill_scripts_create", err) != RILL_OK) {
         return NULL;
+    }
     if (!desc || !desc->world || !desc->vfs) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                        "rill_scripts_create: world and vfs are "
@@ -500,10 +541,12 @@ rill_scripts *rill_scripts_create(const rill_scripts_desc *desc, rill_error *err
         return NULL;
     }
     s->desc = *desc;
-    if (!s->desc.memory_limit)
+    if (!s->desc.memory_limit) {
         s->desc.memory_limit = (size_t)64 << 20;
-    if (!s->desc.instruction_budget)
+    }
+    if (!s->desc.instruction_budget) {
         s->desc.instruction_budget = 50000000u;
+    }
     s->mem_limit = s->desc.memory_limit;
     s->world = desc->world;
     s->current_file = -1;
@@ -525,11 +568,14 @@ rill_scripts *rill_scripts_create(const rill_scripts_desc *desc, rill_error *err
 }
 
 void rill_scripts_destroy(rill_scripts *s) {
-    if (!s)
+    if (!s) {
         return;
-    for (uint32_t i = 0; i < s->insts.len; i++)
-        if (s->insts.data[i].state == INST_RUNNING)
+    }
+    for (uint32_t i = 0; i < s->insts.len; i++) {
+        if (s->insts.data[i].state == INST_RUNNING) {
             rill__script_call(s, i, SCRIPT_CB_FINAL, 0);
+        }
+    }
     rill__script_close(s);
     rill_array_free(&s->files);
     rill_array_free(&s->insts);
@@ -540,19 +586,24 @@ void rill_scripts_destroy(rill_scripts *s) {
 }
 
 void rill_scripts_update(rill_scripts *s, double dt) {
-    if (!s)
+    if (!s) {
         return;
+    }
     s->time += dt;
     s->frame++;
     /* A world without scripts pays for this test and nothing else. */
-    if (s->insts.len == 0 && s->timers.len == 0 && rill_world_component_len(s->world, s->comp) == 0)
+    if (s->insts.len == 0 && s->timers.len == 0 &&
+        rill_world_component_len(s->world, s->comp) == 0) {
         return;
+    }
     uint64_t t0 = rill_time_ns();
-    if (s->desc.hot_reload)
+    if (s->desc.hot_reload) {
         rill_scripts_reload_changed(s);
+    }
     sync(s);
-    if (s->timers.len)
+    if (s->timers.len) {
         rill__script_run_timers(s);
+    }
     rill__script_deliver_events(s);
     lua_pushnumber(s->L, dt);
     rill__script_broadcast(s, SCRIPT_CB_UPDATE, 1);
@@ -562,40 +613,47 @@ void rill_scripts_update(rill_scripts *s, double dt) {
 }
 
 void rill_scripts_fixed_update(rill_scripts *s, double dt) {
-    if (!s || s->insts.len == 0)
+    if (!s || s->insts.len == 0) {
         return;
+    }
     lua_pushnumber(s->L, dt);
     rill__script_broadcast(s, SCRIPT_CB_FIXED_UPDATE, 1);
     lua_pop(s->L, 1);
 }
 
 void rill_scripts_set_input(rill_scripts *s, const rill_script_input *in) {
-    if (!s)
+    if (!s) {
         return;
-    if (in)
+    }
+    if (in) {
         s->input = *in;
-    else
+    } else {
         memset(&s->input, 0, sizeof(s->input));
+    }
 }
 
 void rill_scripts_get_stats(const rill_scripts *s, rill_scripts_stats *out) {
-    if (!out)
+    if (!out) {
         return;
+    }
     memset(out, 0, sizeof(*out));
-    if (!s)
+    if (!s) {
         return;
+    }
     *out = s->stats;
     out->instances = s->insts.len;
-    for (uint32_t i = 0; i < s->insts.len; i++)
+    for (uint32_t i = 0; i < s->insts.len; i++) {
         out->running += s->insts.data[i].state == INST_RUNNING &&
                         !s->files.data[s->insts.data[i].file].disabled;
+    }
     out->memory_bytes = s->mem_used;
 }
 
 bool rill_scripts_running(const rill_scripts *s, rill_entity e) {
     uint64_t v;
-    if (!s || !rill_map_get(&s->by_entity, e, &v))
+    if (!s || !rill_map_get(&s->by_entity, e, &v)) {
         return false;
+    }
     const script_inst *in = &s->insts.data[v - 1];
     return in->state == INST_RUNNING && !s->files.data[in->file].disabled;
 }
@@ -621,19 +679,22 @@ static int exec_protected(lua_State *L) {
 
 rill_result rill_scripts_exec(rill_scripts *s, const char *name, const char *code,
                               rill_error *err) {
-    if (!s || !code)
+    if (!s || !code) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_scripts_exec: NULL argument");
+    }
     lua_State *L = s->L;
     exec_job j = {s, name ? name : "exec", code, false};
     lua_pushcfunction(L, exec_protected);
     lua_pushlightuserdata(L, &j);
     int st = rill__script_pcall(s, 1, 0);
-    if (st == LUA_OK)
+    if (st == LUA_OK) {
         return RILL_OK;
+    }
     rill_result r = j.syntax ? RILL_ERR_PARSE : RILL_ERR_INVALID_ARGUMENT;
     rill_error_set(err, r, "%s", lua_tostring(L, -1));
     lua_pop(L, 1);
-    if (st == LUA_ERRMEM || s->mem_refused)
+    if (st == LUA_ERRMEM || s->mem_refused) {
         lua_gc(L, LUA_GCCOLLECT);
+    }
     return r;
 }

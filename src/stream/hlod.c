@@ -13,20 +13,26 @@ rill_stream_hlod_settings rill_stream_hlod_default(void) {
 }
 
 void rill_stream_set_hlod(rill_stream *s, const rill_stream_hlod_settings *settings) {
-    if (!s)
+    if (!s) {
         return;
+    }
     rill_stream_hlod_settings d = rill_stream_hlod_default();
     rill_stream_hlod_settings v = settings ? *settings : d;
-    if (!(v.far_distance > 0.0f))
+    if (!(v.far_distance > 0.0f)) {
         v.far_distance = d.far_distance;
-    if (!(v.level1_distance > 0.0f))
+    }
+    if (!(v.level1_distance > 0.0f)) {
         v.level1_distance = d.level1_distance;
-    if (!(v.level_crossfade > 0.0f))
+    }
+    if (!(v.level_crossfade > 0.0f)) {
         v.level_crossfade = d.level_crossfade;
-    if (!v.crossfade_frames)
+    }
+    if (!v.crossfade_frames) {
         v.crossfade_frames = d.crossfade_frames;
-    if (v.level1_distance > v.far_distance)
+    }
+    if (v.level1_distance > v.far_distance) {
         v.level1_distance = v.far_distance;
+    }
     s->hlod = v;
 }
 
@@ -36,8 +42,9 @@ rill_stream_hlod_settings rill_stream_get_hlod(const rill_stream *s) {
 
 float rill__hlod_next_fade(const rill_stream_hlod_settings *hs, rill_instance_state state,
                            float fade) {
-    if (state != RILL_INSTANCE_LOADED)
+    if (state != RILL_INSTANCE_LOADED) {
         return 1.0f; /* nothing of the content draws: the proxy stands in whole, at once */
+    }
     float step = 1.0f / (float)(hs->crossfade_frames ? hs->crossfade_frames : 1u);
     fade -= step;
     return fade > 1e-6f ? fade : 0.0f;

@@ -72,16 +72,18 @@ static bool affine_inverse(const float m[16], float out[16]) {
                 i = m[10];
     const float A = e * i - f * h, B = -(d * i - f * g), C = d * h - e * g;
     const float det = a * A + b * B + c * C;
-    if (det > -1e-20f && det < 1e-20f)
+    if (det > -1e-20f && det < 1e-20f) {
         return false;
+    }
     const float k = 1.0f / det;
     float r[9] = {A * k, -(b * i - c * h) * k, (b * f - c * e) * k,
                   B * k, (a * i - c * g) * k,  -(a * f - c * d) * k,
                   C * k, -(a * h - b * g) * k, (a * e - b * d) * k}; /* row-major */
     memset(out, 0, 16 * sizeof(float));
     for (int row = 0; row < 3; row++) {
-        for (int col = 0; col < 3; col++)
+        for (int col = 0; col < 3; col++) {
             out[col * 4 + row] = r[row * 3 + col];
+        }
         out[12 + row] = -(r[row * 3] * m[12] + r[row * 3 + 1] * m[13] + r[row * 3 + 2] * m[14]);
     }
     out[15] = 1.0f;
@@ -94,13 +96,15 @@ static bool compute_bounds(rill__instance_streamer *is, rill_entity root) {
     rill_world *w = rill_stream_world(is->stream);
     const float *rm = rill_world_global_matrix(w, root);
     float inv[16];
-    if (!rm || !affine_inverse(rm, inv))
+    if (!rm || !affine_inverse(rm, inv)) {
         return false;
+    }
     float mn[3] = {0, 0, 0}, mx[3] = {0, 0, 0}; /* the root's own origin, root-local */
     rill_array_clear(&is->walk);
     for (rill_entity c = rill_world_first_child(w, root); c; c = rill_world_next_sibling(w, c)) {
-        if (!rill_array_push(&is->walk, c))
+        if (!rill_array_push(&is->walk, c)) {
             return false;
+        }
     }
     while (is->walk.len) {
         rill_entity e = rill_array_pop(&is->walk);
@@ -113,15 +117,18 @@ static bool compute_bounds(rill__instance_streamer *is, rill_entity root) {
             }
         }
         for (rill_entity c = rill_world_first_child(w, e); c; c = rill_world_next_sibling(w, c)) {
-            if (!rill_array_push(&is->walk, c))
+            if (!rill_array_push(&is->walk, c)) {
                 return false;
+            }
         }
     }
-    if (!box_known(mn, mx))
+    if (!box_known(mn, mx)) {
         return false; /* every position at the origin: nothing to learn */
+    }
     rill_scene_instance *si = rill_world_get(w, root, is->comp);
-    if (!si)
+    if (!si) {
         return false;
+    }
     memcpy(si->bounds_min, mn, sizeof mn);
     memcpy(si->bounds_max, mx, sizeof mx);
     return true;
@@ -133,8 +140,9 @@ static void refresh_box(rill_world *w, inst_rec *r, const rill_scene_instance *s
     float origin[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     if (!m) {
         const rill_transform *tr = rill_world_get(w, r->root, rill_world_builtin(w)->transform);
-        if (tr)
+        if (tr) {
             memcpy(origin + 12, tr->translation, 3 * sizeof(float));
+        }
         m = origin;
     }
     r->bounds_known = box_known(si->bounds_min, si->bounds_max);
@@ -182,22 +190,26 @@ static void hide_one(rill__instance_streamer *is, rill_world *w, rill_entity e) 
     const rill_render_mode_component hidden = {.mode = RILL_RENDER_MODE_HIDDEN};
     bool model = mc->model.id && rill_world_has(w, e, mc->model);
     if (!mc->render_mode.id ||
-        !(model || (mc->model_mesh.id && rill_world_has(w, e, mc->model_mesh))))
+        !(model || (mc->model_mesh.id && rill_world_has(w, e, mc->model_mesh)))) {
         return;
+    }
     /* On a Model entity through the world, so the LOD system hears of it at once. */
     rill_render_mode_component *rm = model ? NULL : rill_world_get(w, e, mc->render_mode);
-    if (rm)
+    if (rm) {
         *rm = hidden;
-    else
+    } else {
         rill_world_add(w, e, mc->render_mode, &hidden);
+    }
 }
 
 /* Pushes e's children on the walk; false when memory ran out (what is left draws until despawned).
  */
 static bool push_children(rill__instance_streamer *is, rill_world *w, rill_entity e) {
-    for (rill_entity c = rill_world_first_child(w, e); c; c = rill_world_next_sibling(w, c))
-        if (!rill_array_push(&is->walk, c))
+    for (rill_entity c = rill_world_first_child(w, e); c; c = rill_world_next_sibling(w, c)) {
+        if (!rill_array_push(&is->walk, c)) {
             return false;
+        }
+    }
     return true;
 }
 
@@ -242,24 +254,28 @@ static void hide_step(rill__instance_streamer *is, uint32_t budget) {
         }
         while (live && is->walk.len && budget) {
             rill_entity e = rill_array_pop(&is->walk);
-            if (!rill_world_is_alive(w, e))
+            if (!rill_world_is_alive(w, e)) {
                 continue;
+            }
             budget--;
             is->entities_unloaded++;
             hide_one(is, w, e);
             live = push_children(is, w, e);
         }
-        if (live && is->walk.len)
+        if (live && is->walk.len) {
             return; /* the budget is spent: the rest next update */
-        if (r && r->hiding)
+        }
+        if (r && r->hiding) {
             retire(is, r);
+        }
         rill_array_clear(&is->walk);
         is->hide_seeded = false;
         memmove(is->hide_queue.data, is->hide_queue.data + 1,
                 (is->hide_queue.len - 1u) * sizeof(rill_entity));
         is->hide_queue.len--;
-        if (!budget)
+        if (!budget) {
             return;
+        }
     }
 }
 
@@ -268,10 +284,12 @@ static void hide_step(rill__instance_streamer *is, uint32_t budget) {
  * queued on the loader (the retire call cancels the load). Either way the record is UNLOADING until
  * the root has no child left; only then can the instance load again. */
 static void unload(rill__instance_streamer *is, inst_rec *r) {
-    if (r->state == RILL_INSTANCE_UNLOADING)
+    if (r->state == RILL_INSTANCE_UNLOADING) {
         return;
-    if (r->state != RILL_INSTANCE_FAILED)
+    }
+    if (r->state != RILL_INSTANCE_FAILED) {
         is->unloads++;
+    }
     if (r->state == RILL_INSTANCE_LOADED && rill_array_push(&is->hide_queue, r->root)) {
         r->state = RILL_INSTANCE_UNLOADING;
         r->hiding = true;
@@ -290,13 +308,15 @@ static void unload(rill__instance_streamer *is, inst_rec *r) {
 /* Follows a load in flight to its end. */
 static void poll_load(rill__instance_streamer *is, inst_rec *r, const rill_scene_instance *si) {
     rill_scene_load_state st = rill_scene_load_get_state(is->scenes, r->load);
-    if (st == RILL_SCENE_LOAD_PARSING || st == RILL_SCENE_LOAD_SPAWNING)
+    if (st == RILL_SCENE_LOAD_PARSING || st == RILL_SCENE_LOAD_SPAWNING) {
         return;
+    }
     if (st == RILL_SCENE_LOAD_LOADED) {
         r->state = RILL_INSTANCE_LOADED;
         is->loads_completed++;
-        if (!box_known(si->bounds_min, si->bounds_max))
+        if (!box_known(si->bounds_min, si->bounds_max)) {
             compute_bounds(is, r->root);
+        }
     } else if (st == RILL_SCENE_LOAD_FAILED) {
         warn_failed(is, r->root, rill_scene_load_error(is->scenes, r->load));
         r->state = RILL_INSTANCE_FAILED;
@@ -312,16 +332,18 @@ static void poll_load(rill__instance_streamer *is, inst_rec *r, const rill_scene
 
 static inst_rec *record_for(rill__instance_streamer *is, rill_entity root) {
     uint64_t v;
-    if (rill_map_get(&is->by_root, root, &v))
+    if (rill_map_get(&is->by_root, root, &v)) {
         return &is->recs.data[v - 1];
+    }
     inst_rec r = {.root = root, .state = RILL_INSTANCE_UNLOADED, .proxy_fade = 1.0f};
     /* Content already under the root (an editor's synchronous expand) counts as loaded. */
     if (rill_world_first_child(rill_stream_world(is->stream), root)) {
         r.state = RILL_INSTANCE_LOADED;
         r.proxy_fade = 0.0f;
     }
-    if (!rill_array_push(&is->recs, r))
+    if (!rill_array_push(&is->recs, r)) {
         return NULL;
+    }
     if (!rill_map_set(&is->by_root, root, is->recs.len)) {
         is->recs.len--;
         return NULL;
@@ -337,12 +359,14 @@ static void drop_unseen(rill__instance_streamer *is) {
             i++;
             continue;
         }
-        if (r->state == RILL_INSTANCE_LOADING)
+        if (r->state == RILL_INSTANCE_LOADING) {
             rill_scene_load_release(is->scenes, r->load);
+        }
         rill_map_remove(&is->by_root, r->root);
         rill_array_swap_remove(&is->recs, i);
-        if (i < is->recs.len)
+        if (i < is->recs.len) {
             rill_map_set(&is->by_root, is->recs.data[i].root, i + 1u);
+        }
     }
 }
 
@@ -356,17 +380,21 @@ static void sync_records(rill__instance_streamer *is, const rill_streaming_state
     is->stamp++;
     for (uint32_t i = 0; i < n; i++) {
         const rill_scene_instance *si = (const rill_scene_instance *)data + i;
-        if (!si->streamed)
+        if (!si->streamed) {
             continue;
+        }
         inst_rec *r = record_for(is, ents[i]);
-        if (!r)
+        if (!r) {
             continue;
+        }
         r->seen = is->stamp;
-        if (r->state == RILL_INSTANCE_LOADING)
+        if (r->state == RILL_INSTANCE_LOADING) {
             poll_load(is, r, si);
+        }
         if (r->state == RILL_INSTANCE_UNLOADING && !r->hiding &&
-            !rill_world_first_child(w, r->root))
+            !rill_world_first_child(w, r->root)) {
             r->state = RILL_INSTANCE_UNLOADED; /* the loader despawned the last of it */
+        }
         r->load_r = si->load_radius;
         float gapped = si->load_radius + is->stream->desc.min_gap;
         r->unload_r = si->unload_radius > gapped ? si->unload_radius : gapped;
@@ -379,8 +407,9 @@ static void sync_records(rill__instance_streamer *is, const rill_streaming_state
 
 static int cmp_candidate(const void *a, const void *b) {
     const candidate *x = a, *y = b;
-    if (x->distance != y->distance)
+    if (x->distance != y->distance) {
         return x->distance < y->distance ? -1 : 1;
+    }
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
@@ -396,22 +425,25 @@ static void decide(rill__instance_streamer *is, bool want_all, bool has_cam) {
             r->state != RILL_INSTANCE_UNLOADING) {
             unload(is, r);
         }
-        if (r->state == RILL_INSTANCE_LOADING)
+        if (r->state == RILL_INSTANCE_LOADING) {
             in_flight++;
+        }
         bool wanted = want_all || (has_cam && r->distance <= r->load_r);
         if (r->state == RILL_INSTANCE_UNLOADED && wanted) {
             rill_array_push(&is->cands, ((candidate){r->distance, i}));
         }
     }
-    if (!is->cands.len)
+    if (!is->cands.len) {
         return;
+    }
     qsort(is->cands.data, is->cands.len, sizeof(candidate), cmp_candidate);
     const uint32_t cap = is->stream->desc.max_loads_in_flight;
     for (uint32_t k = 0; k < is->cands.len && in_flight < cap; k++) {
         inst_rec *r = &is->recs.data[is->cands.data[k].index];
         start_load(is, r);
-        if (r->state == RILL_INSTANCE_LOADING)
+        if (r->state == RILL_INSTANCE_LOADING) {
             in_flight++;
+        }
     }
 }
 
@@ -437,8 +469,9 @@ static void instances_update(rill_stream *s, const rill_streaming_state *st, voi
     }
     /* The walk is the hides' scratch, empty between them: a district's worth of it goes back over
      * the next frames. */
-    if (!is->hide_queue.len)
+    if (!is->hide_queue.len) {
         rill_array_trim(&is->walk, 0, 256u);
+    }
     rill_array_trim(&is->hide_queue, 0, 64u);
 }
 
@@ -456,8 +489,9 @@ static void instances_restore(rill_stream *s, void *user) {
 
 rill__instance_streamer *rill__instances_create(rill_stream *s, rill_scene_loader *scenes) {
     rill__instance_streamer *is = rill_calloc_tagged(1, sizeof *is, RILL_MEM_STREAM);
-    if (!is)
+    if (!is) {
         return NULL;
+    }
     is->stream = s;
     is->scenes = scenes;
     is->comp = rill_scene_register(rill_stream_world(s)).instance;
@@ -475,8 +509,9 @@ rill__instance_streamer *rill__instances_create(rill_stream *s, rill_scene_loade
 }
 
 void rill__instances_destroy(rill__instance_streamer *is) {
-    if (!is)
+    if (!is) {
         return;
+    }
     rill_array_free(&is->recs);
     rill_array_free(&is->cands);
     rill_array_free(&is->walk);
@@ -486,8 +521,9 @@ void rill__instances_destroy(rill__instance_streamer *is) {
 }
 
 void rill__instances_stats(const rill__instance_streamer *is, rill_stream_stats *out) {
-    if (!is)
+    if (!is) {
         return;
+    }
     out->instances = is->recs.len;
     for (uint32_t i = 0; i < is->recs.len; i++) {
         switch (is->recs.data[i].state) {
@@ -518,8 +554,9 @@ void rill__instances_stats(const rill__instance_streamer *is, rill_stream_stats 
 
 uint32_t rill__instances_list(const rill__instance_streamer *is, rill_stream_instance_info *out,
                               uint32_t cap) {
-    if (!is)
+    if (!is) {
         return 0;
+    }
     for (uint32_t i = 0; i < is->recs.len && i < cap && out; i++) {
         const inst_rec *r = &is->recs.data[i];
         out[i] = (rill_stream_instance_info){.root = r->root,
@@ -537,14 +574,16 @@ uint32_t rill__instances_list(const rill__instance_streamer *is, rill_stream_ins
 
 rill_instance_state rill__instances_state(const rill__instance_streamer *is, rill_entity root) {
     uint64_t v;
-    if (!is || !rill_map_get(&is->by_root, root, &v))
+    if (!is || !rill_map_get(&is->by_root, root, &v)) {
         return RILL_INSTANCE_UNLOADED;
+    }
     return is->recs.data[v - 1].state;
 }
 
 uint32_t rill__instances_settle(rill__instance_streamer *is, uint64_t max_ns) {
-    if (!is)
+    if (!is) {
         return 0;
+    }
     rill_world *w = rill_stream_world(is->stream);
     uint64_t start = rill_time_ns(), done0 = is->loads_completed;
     for (;;) {
@@ -554,10 +593,12 @@ uint32_t rill__instances_settle(rill__instance_streamer *is, uint64_t max_ns) {
         for (uint32_t i = 0; i < is->recs.len; i++) {
             loading += is->recs.data[i].state == RILL_INSTANCE_LOADING;
         }
-        if (!loading || rill_time_ns() - start > max_ns)
+        if (!loading || rill_time_ns() - start > max_ns) {
             break;
-        if (!rill_scene_loader_update(is->scenes))
+        }
+        if (!rill_scene_loader_update(is->scenes)) {
             rill_sleep_ns(100000u); /* a worker parses */
+        }
     }
     return (uint32_t)(is->loads_completed - done0);
 }

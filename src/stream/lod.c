@@ -12,13 +12,16 @@ rill_lod_settings rill_lod_settings_default(void) {
 }
 
 void rill_lod_bands_make(const rill_lod_settings *s, uint32_t levels, rill_lod_bands *out) {
-    if (levels < 1u)
+    if (levels < 1u) {
         levels = 1u;
-    if (levels > RILL_LOD_MAX_LEVELS)
+    }
+    if (levels > RILL_LOD_MAX_LEVELS) {
         levels = RILL_LOD_MAX_LEVELS;
+    }
     rill_lod_settings def = rill_lod_settings_default();
-    if (!s)
+    if (!s) {
         s = &def;
+    }
     out->crossfade = s->crossfade > 0.0f ? s->crossfade : 0.0f;
     if (!s->enabled) {
         out->levels = 1;
@@ -42,18 +45,21 @@ void rill_lod_bands_make(const rill_lod_settings *s, uint32_t levels, rill_lod_b
     }
     if (s->cull_distance > 0.0f) {
         for (uint32_t i = 0; i < levels; i++) {
-            if (out->start[i] > s->cull_distance)
+            if (out->start[i] > s->cull_distance) {
                 out->start[i] = s->cull_distance;
-            if (out->end[i] > s->cull_distance)
+            }
+            if (out->end[i] > s->cull_distance) {
                 out->end[i] = s->cull_distance;
+            }
         }
     }
 }
 
 rill_lod_pick rill_lod_pick_at(const rill_lod_bands *b, float d) {
     rill_lod_pick p = {.level = -1, .next = -1, .fade = 0.0f};
-    if (!(d >= 0.0f))
+    if (!(d >= 0.0f)) {
         d = 0.0f; /* NaN and negatives: the nearest band */
+    }
     for (uint32_t i = 0; i < b->levels; i++) {
         if (d >= b->start[i] && d < b->end[i]) {
             /* Inside the first crossfade width of band i: level i-1 fades out, i fades in. */

@@ -27,29 +27,33 @@ static void select_smallest(rill__lod_due *d, uint32_t len, uint32_t k) {
         float p = median3(d[lo].d2, d[lo + (hi - lo) / 2u].d2, d[hi - 1u].d2);
         uint32_t lt = lo, i = lo, gt = hi;
         while (i < gt) {
-            if (d[i].d2 < p)
+            if (d[i].d2 < p) {
                 swap_due(&d[lt++], &d[i++]);
-            else if (d[i].d2 > p)
+            } else if (d[i].d2 > p) {
                 swap_due(&d[i], &d[--gt]);
-            else
+            } else {
                 i++; /* equal, or NaN: kept in the middle */
+            }
         }
-        if (k <= lt)
+        if (k <= lt) {
             hi = lt;
-        else if (k >= gt)
+        } else if (k >= gt) {
             lo = gt;
-        else
+        } else {
             return;
+        }
     }
 }
 
 uint32_t rill__lod_due_choose(rill__lod_due *due, uint32_t len, uint32_t budget, uint32_t *cursor) {
-    if (!budget || len <= budget)
+    if (!budget || len <= budget) {
         return len;
+    }
     uint32_t sweep = budget / LOD_SWEEP_SHARE ? budget / LOD_SWEEP_SHARE : 1u;
     uint32_t first = 0; /* due is in model order: the first at or after the cursor */
-    while (first < len && due[first].model < *cursor)
+    while (first < len && due[first].model < *cursor) {
         first++;
+    }
     uint32_t last = 0;
     for (uint32_t k = 0; k < sweep; k++) {
         uint32_t i = (first + k) % len;

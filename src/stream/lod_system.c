@@ -42,11 +42,13 @@ struct rill_lod_system {
 static bool pick_at_spawn(void *user, rill_entity e, uint32_t n, rill_scene_model_spawn_pick *out);
 
 rill_lod_system *rill_lod_system_create(rill_world *world, rill_scene_models *models) {
-    if (!world || !models)
+    if (!world || !models) {
         return NULL;
+    }
     rill_lod_system *s = rill_calloc_tagged(1, sizeof *s, RILL_MEM_STREAM);
-    if (!s)
+    if (!s) {
         return NULL;
+    }
     s->world = world;
     s->models = models;
     s->comps = rill_scene_models_components(models);
@@ -60,8 +62,9 @@ rill_lod_system *rill_lod_system_create(rill_world *world, rill_scene_models *mo
 }
 
 void rill_lod_system_destroy(rill_lod_system *s) {
-    if (!s)
+    if (!s) {
         return;
+    }
     rill_scene_models_set_spawn_pick(s->models, NULL, NULL);
     rill__lod_watch_free(&s->watch);
     rill_array_free(&s->due);
@@ -70,8 +73,9 @@ void rill_lod_system_destroy(rill_lod_system *s) {
 
 static rill_lod_settings settings_of(const rill_lod_system *s, rill_entity e) {
     const rill_mesh_lod *ml = rill_world_get(s->world, e, s->comps->mesh_lod);
-    if (!ml)
+    if (!ml) {
         return rill_lod_settings_default();
+    }
     return (rill_lod_settings){
         .enabled = ml->enabled,
         .distances = {ml->lod1_distance, ml->lod2_distance, ml->lod3_distance},
@@ -105,8 +109,9 @@ static uint64_t pack_state(shown_state v) {
 }
 
 static shown_state unpack_state(uint64_t word) {
-    if (!(word & STATE_SET))
+    if (!(word & STATE_SET)) {
         return (shown_state){0, -1, 0};
+    }
     return (shown_state){(int32_t)(word & 0xffu) - 1, (int32_t)((word >> 8) & 0xffu) - 1,
                          (uint32_t)(word >> 16) & 0x7fu};
 }
@@ -115,14 +120,16 @@ static shown_state unpack_state(uint64_t word) {
  * crossfade at all (one level drawn whole), so both levels draw only while each covers part. */
 static shown_state state_of(rill_lod_pick p) {
     shown_state v = {p.level, -1, 0};
-    if (p.next < 0 || p.level < 0)
+    if (p.next < 0 || p.level < 0) {
         return v;
+    }
     float f = p.fade * (float)FADE_STEPS + 0.5f;
     uint32_t q = f > 0.0f ? (uint32_t)f : 0u;
-    if (q >= FADE_STEPS)
+    if (q >= FADE_STEPS) {
         v.a = p.next;
-    else if (q > 0)
+    } else if (q > 0) {
         v.b = p.next, v.q = q;
+    }
     return v;
 }
 
@@ -141,13 +148,17 @@ static void apply_state(rill_lod_system *s, rill_entity e, uint32_t n, shown_sta
         return;
     }
     int32_t old[2] = {had.a, had.b};
-    for (int k = 0; k < 2; k++)
-        if (old[k] >= 0 && (uint32_t)old[k] < n && old[k] != want.a && old[k] != want.b)
+    for (int k = 0; k < 2; k++) {
+        if (old[k] >= 0 && (uint32_t)old[k] < n && old[k] != want.a && old[k] != want.b) {
             rill_scene_models_set_level(m, e, (uint32_t)old[k], false, 0.0f);
-    if (want.a >= 0 && (uint32_t)want.a < n)
+        }
+    }
+    if (want.a >= 0 && (uint32_t)want.a < n) {
         rill_scene_models_set_level(m, e, (uint32_t)want.a, true, want.b >= 0 ? -f : 0.0f);
-    if (want.b >= 0 && (uint32_t)want.b < n)
+    }
+    if (want.b >= 0 && (uint32_t)want.b < n) {
         rill_scene_models_set_level(m, e, (uint32_t)want.b, true, f);
+    }
 }
 
 /* How far d can move before the shown state may change: the distance to the nearest band edge,
@@ -158,8 +169,9 @@ static float slack_at(const rill_lod_bands *b, float d) {
     float step = b->crossfade / (float)FADE_STEPS;
     for (uint32_t i = 0; i < b->levels; i++) {
         best = fminf(best, fminf(fabsf(d - b->start[i]), fabsf(d - b->end[i])));
-        if (i == 0 || !(b->crossfade > 0.0f))
+        if (i == 0 || !(b->crossfade > 0.0f)) {
             continue;
+        }
         float in = d - b->start[i];
         best = fminf(best, fabsf(in - b->crossfade));
         if (in >= 0.0f && in < b->crossfade) {
@@ -174,11 +186,13 @@ static float slack_at(const rill_lod_bands *b, float d) {
  * (a few ulps of the coordinates), rounded down; 0 (due at the next update) when none is left. */
 static uint32_t slack_ticks(float slack, float d, const float camera[3]) {
     float reach = d;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         reach = fmaxf(reach, fabsf(camera[i]));
+    }
     slack -= 0.01f + 4e-6f * reach;
-    if (!(slack > 0.0f))
+    if (!(slack > 0.0f)) {
         return 0;
+    }
     return (uint32_t)((double)fminf(slack, LOD_SLACK_MAX) * LOD_TICKS_PER_M);
 }
 
@@ -191,8 +205,9 @@ static const float *model_place(const rill_world *w, rill_entity e) {
     const rill_builtins *b = rill_world_builtin(w);
     for (rill_entity p = e; p; p = rill_world_get_parent(w, p)) {
         const float *m = rill_world_global_matrix(w, p);
-        if (m || rill_world_has(w, p, b->transform))
+        if (m || rill_world_has(w, p, b->transform)) {
             return m;
+        }
     }
     return origin;
 }
@@ -217,8 +232,9 @@ static shown_state wanted(const rill_lod_system *s, rill_entity e, uint32_t n, c
         *ticks = slack_ticks(slack_at(&bands, d), d, camera);
     }
     const rill_render_mode_component *rm = rill_world_get(s->world, e, s->comps->render_mode);
-    if (rm && rm->mode == RILL_RENDER_MODE_HIDDEN)
+    if (rm && rm->mode == RILL_RENDER_MODE_HIDDEN) {
         want = (shown_state){-1, -1, 0};
+    }
     return want;
 }
 
@@ -246,8 +262,9 @@ static bool pick_at_spawn(void *user, rill_entity e, uint32_t n, rill_scene_mode
     const float *camera = s->has_spawn_camera   ? s->spawn_camera
                           : s->watch.had_camera ? s->watch.camera
                                                 : NULL;
-    if (!camera || !model_place(s->world, e))
+    if (!camera || !model_place(s->world, e)) {
         return false;
+    }
     uint32_t ticks;
     shown_state want = wanted(s, e, n, camera, &ticks);
     float f = (float)want.q / (float)FADE_STEPS;
@@ -260,27 +277,31 @@ static bool pick_at_spawn(void *user, rill_entity e, uint32_t n, rill_scene_mode
 }
 
 void rill_lod_system_set_spawn_camera(rill_lod_system *s, const float camera[3]) {
-    if (!s)
+    if (!s) {
         return;
+    }
     s->has_spawn_camera = camera != NULL;
-    if (camera)
+    if (camera) {
         memcpy(s->spawn_camera, camera, sizeof s->spawn_camera);
+    }
 }
 
 static void count_shown(rill_lod_stats *st, uint64_t word) {
     shown_state v = unpack_state(word);
-    if (v.a >= 0)
+    if (v.a >= 0) {
         st->per_level[v.a]++;
-    else
+    } else {
         st->culled++;
+    }
     st->fading += v.b >= 0;
 }
 
 /* The squared distance from camera (NULL: 0) to model e, for choosing the nearest. */
 static float distance2(const rill_lod_system *s, rill_entity e, const float *camera) {
     const float *m = camera ? model_place(s->world, e) : NULL;
-    if (!m)
+    if (!m) {
         return 0.0f;
+    }
     float dx = m[12] - camera[0], dy = m[13] - camera[1], dz = m[14] - camera[2];
     return dx * dx + dy * dy + dz * dz;
 }
@@ -291,15 +312,18 @@ static float distance2(const rill_lod_system *s, rill_entity e, const float *cam
 static void check_due(rill_lod_system *s, const float *camera) {
     rill__lod_due *due = s->due.data;
     uint32_t len = s->due.len;
-    if (s->check_budget && len > s->check_budget)
-        for (uint32_t i = 0; i < len; i++)
+    if (s->check_budget && len > s->check_budget) {
+        for (uint32_t i = 0; i < len; i++) {
             due[i].d2 = distance2(s, due[i].entity, camera);
+        }
+    }
     uint32_t now = rill__lod_due_choose(due, len, s->check_budget, &s->sweep);
     for (uint32_t i = 0; i < len; i++) {
-        if (i < now)
+        if (i < now) {
             *due[i].word = check(s, due[i].entity, due[i].levels, *due[i].word, camera);
-        else
+        } else {
             *due[i].word &= ~LOD_WORD_CHECKED;
+        }
         count_shown(&s->stats, *due[i].word);
     }
     s->stats.checked = now;
@@ -307,8 +331,9 @@ static void check_due(rill_lod_system *s, const float *camera) {
 }
 
 void rill_lod_system_update(rill_lod_system *s, const float camera[3]) {
-    if (!s)
+    if (!s) {
         return;
+    }
     memset(s->stats.per_level, 0, sizeof s->stats.per_level);
     s->stats.models = 0;
     s->stats.culled = 0;
@@ -320,14 +345,16 @@ void rill_lod_system_update(rill_lod_system *s, const float camera[3]) {
     uint64_t *word;
     uint32_t n, checked_now = 0;
     for (uint32_t it = 0; (n = rill_scene_models_each_state(s->models, &it, &e, &word));) {
-        if (n < 2 && !(*word & STATE_SET) && !culls(s, e))
+        if (n < 2 && !(*word & STATE_SET) && !culls(s, e)) {
             continue; /* no baked levels and no cull distance: the base tree draws as spawned */
+        }
         s->stats.models++;
         uint64_t v = *word;
         /* Due: never checked, or the travel since reached the stored point (wrap-safe). */
         if (all || !(v & LOD_WORD_CHECKED) || (int32_t)(now - (uint32_t)(v >> 32)) >= 0) {
-            if (rill_array_push(&s->due, ((rill__lod_due){word, e, n, it - 1u, 0.0f})))
-                continue;                          /* measured below, with the others due */
+            if (rill_array_push(&s->due, ((rill__lod_due){word, e, n, it - 1u, 0.0f}))) {
+                continue; /* measured below, with the others due */
+            }
             *word = v = check(s, e, n, v, camera); /* out of memory: measured at once */
             checked_now++;
         }
@@ -339,8 +366,9 @@ void rill_lod_system_update(rill_lod_system *s, const float camera[3]) {
 }
 
 void rill_lod_system_set_check_budget(rill_lod_system *s, uint32_t max_checks) {
-    if (s)
+    if (s) {
         s->check_budget = max_checks;
+    }
 }
 
 int32_t rill_lod_system_level(const rill_lod_system *s, rill_entity model_entity) {
@@ -349,27 +377,34 @@ int32_t rill_lod_system_level(const rill_lod_system *s, rill_entity model_entity
 
 int32_t rill_lod_system_levels(const rill_lod_system *s, rill_entity model_entity,
                                int32_t *out_next, float *out_fade) {
-    if (out_next)
+    if (out_next) {
         *out_next = -1;
-    if (out_fade)
+    }
+    if (out_fade) {
         *out_fade = 0.0f;
-    if (!s || !rill_scene_models_levels(s->models, model_entity, NULL))
+    }
+    if (!s || !rill_scene_models_levels(s->models, model_entity, NULL)) {
         return -1;
+    }
     uint64_t word = rill_scene_models_level_state(s->models, model_entity);
     shown_state st = unpack_state(word);
-    if (out_next)
+    if (out_next) {
         *out_next = st.b;
-    if (out_fade && st.b >= 0)
+    }
+    if (out_fade && st.b >= 0) {
         *out_fade = (float)st.q / (float)FADE_STEPS;
+    }
     return st.a;
 }
 
 void rill_lod_system_get_stats(const rill_lod_system *s, rill_lod_stats *out) {
-    if (!out)
+    if (!out) {
         return;
+    }
     memset(out, 0, sizeof *out);
-    if (s)
+    if (s) {
         *out = s->stats;
+    }
 }
 
 rill_entity rill_lod_camera(const rill_world *world, rill_run_mode mode, float out_position[3]) {
@@ -378,8 +413,9 @@ rill_entity rill_lod_camera(const rill_world *world, rill_run_mode mode, float o
         world, rill_run_mode_streams(mode) ? mode : RILL_RUN_MODE_SIMULATE);
     if (cam && out_position) {
         const float *m = rill_world_global_matrix(world, cam);
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < 3; i++) {
             out_position[i] = m ? m[12 + i] : 0.0f;
+        }
     }
     return cam;
 }

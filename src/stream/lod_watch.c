@@ -17,15 +17,17 @@ _Static_assert(sizeof(void *) >= 8, "the observer's user word packs two 32-bit i
 static void on_render_mode(rill_world *w, rill_entity e, void *data, void *user) {
     (void)data;
     uint64_t ids = (uint64_t)(uintptr_t)user;
-    if (rill_world_has(w, e, (rill_component){(uint32_t)(ids >> 32)}))
+    if (rill_world_has(w, e, (rill_component){(uint32_t)(ids >> 32)})) {
         rill_world_send_event(w, (rill_event){(uint32_t)ids}, &e);
+    }
 }
 
 bool rill__lod_watch_init(rill__lod_watch *lw, rill_world *world, const rill_model_components *mc) {
     memset(lw, 0, sizeof *lw);
     lw->mode_set = rill_world_find_event(world, "ModelRenderModeSet");
-    if (!lw->mode_set.id)
+    if (!lw->mode_set.id) {
         lw->mode_set = rill_world_register_event(world, "ModelRenderModeSet", sizeof(rill_entity));
+    }
     uint64_t ids = (uint64_t)lw->mode_set.id | (uint64_t)mc->model.id << 32;
     /* Moves before the watch existed do not matter: every model starts due. */
     rill_world_changed_transforms_since(world, &lw->moved_at, NULL, NULL);
@@ -40,16 +42,18 @@ void rill__lod_watch_free(rill__lod_watch *lw) {
 
 static void make_due(rill_scene_models *models, rill_entity e) {
     uint64_t *word = rill_scene_models_state_of(models, e);
-    if (word)
+    if (word) {
         *word &= ~LOD_WORD_CHECKED;
+    }
 }
 
 /* The camera's step since the last update, rounded up to ticks. False when every model is due. */
 static bool advance(rill__lod_watch *lw, const float *camera) {
     bool had = lw->had_camera, ok = true;
     lw->had_camera = camera != NULL;
-    if (!camera)
+    if (!camera) {
         return !had;
+    }
     if (had) {
         double d2 = 0.0;
         for (int i = 0; i < 3; i++) {
@@ -58,8 +62,9 @@ static bool advance(rill__lod_watch *lw, const float *camera) {
         }
         double step = sqrt(d2);
         ok = step < (double)LOD_SLACK_MAX; /* NaN too */
-        if (ok)
+        if (ok) {
             lw->travel += (uint64_t)ceil(step * LOD_TICKS_PER_M);
+        }
     }
     memcpy(lw->camera, camera, sizeof lw->camera);
     return had && ok;
@@ -75,18 +80,23 @@ static bool mesh_lod_edits(rill__lod_watch *lw, rill_world *world, rill_scene_mo
     const rill_mesh_lod *vals = data;
     uint32_t had = lw->lod_entities.len;
     if (n == had && (n == 0 || (memcmp(ents, lw->lod_entities.data, n * sizeof *ents) == 0 &&
-                                memcmp(vals, lw->lod_values.data, n * sizeof *vals) == 0)))
+                                memcmp(vals, lw->lod_values.data, n * sizeof *vals) == 0))) {
         return true;
+    }
     bool same_set = n == had && memcmp(ents, lw->lod_entities.data, n * sizeof *ents) == 0;
-    for (uint32_t i = 0; i < had; i++)
-        if (!same_set || memcmp(&vals[i], &lw->lod_values.data[i], sizeof *vals) != 0)
+    for (uint32_t i = 0; i < had; i++) {
+        if (!same_set || memcmp(&vals[i], &lw->lod_values.data[i], sizeof *vals) != 0) {
             make_due(models, lw->lod_entities.data[i]);
-    for (uint32_t i = 0; i < n && !same_set; i++)
+        }
+    }
+    for (uint32_t i = 0; i < n && !same_set; i++) {
         make_due(models, ents[i]);
+    }
     rill_array_clear(&lw->lod_entities);
     rill_array_clear(&lw->lod_values);
-    if (!rill_array_reserve(&lw->lod_entities, n) || !rill_array_reserve(&lw->lod_values, n))
+    if (!rill_array_reserve(&lw->lod_entities, n) || !rill_array_reserve(&lw->lod_values, n)) {
         return false;
+    }
     if (n) {
         memcpy(lw->lod_entities.data, ents, n * sizeof *ents);
         memcpy(lw->lod_values.data, vals, n * sizeof *vals);
@@ -101,9 +111,11 @@ bool rill__lod_watch_update(rill__lod_watch *lw, rill_world *world, rill_scene_m
     const rill_entity *moved = NULL;
     uint32_t n = 0;
     all |= !rill_world_changed_transforms_since(world, &lw->moved_at, &moved, &n);
-    for (uint32_t i = 0; i < n && !all; i++)
-        if (rill_world_has(world, moved[i], mc->model))
+    for (uint32_t i = 0; i < n && !all; i++) {
+        if (rill_world_has(world, moved[i], mc->model)) {
             make_due(models, moved[i]);
+        }
+    }
     all |= !mesh_lod_edits(lw, world, models, mc->mesh_lod);
     /* Events live two frames: one sent after this update is read by the next. */
     uint32_t sent = rill_world_event_count(world, lw->mode_set);

@@ -19,14 +19,18 @@ rill_stream_desc rill_stream_query_defaults(void) {
 static rill_stream_desc desc_defaults(const rill_stream_desc *in) {
     rill_stream_desc def = rill_stream_query_defaults();
     rill_stream_desc d = *in;
-    if (d.run_mode == RILL_RUN_MODE_DEFAULT)
+    if (d.run_mode == RILL_RUN_MODE_DEFAULT) {
         d.run_mode = def.run_mode;
-    if (d.max_loads_in_flight == 0)
+    }
+    if (d.max_loads_in_flight == 0) {
         d.max_loads_in_flight = def.max_loads_in_flight;
-    if (!(d.min_gap > 0.0f))
+    }
+    if (!(d.min_gap > 0.0f)) {
         d.min_gap = def.min_gap;
-    if (d.max_hides_per_update == 0)
+    }
+    if (d.max_hides_per_update == 0) {
         d.max_hides_per_update = def.max_hides_per_update;
+    }
     return d;
 }
 
@@ -93,18 +97,21 @@ rill_stream *rill_stream_create(const rill_stream_desc *desc, rill_error *err) {
 }
 
 void rill_stream_destroy(rill_stream *s) {
-    if (!s)
+    if (!s) {
         return;
+    }
     rill__instances_destroy(s->instances);
     rill_free(s);
 }
 
 void rill_stream_publish(rill_stream *s) {
-    if (!s)
+    if (!s) {
         return;
+    }
     rill_streaming_state *st = rill_world_get_resource(s->world, s->state_res);
-    if (!st)
+    if (!st) {
         return;
+    }
     st->active = rill_run_mode_streams(s->mode);
     st->run_mode = (int32_t)s->mode;
     st->off_count = s->off_count;
@@ -119,8 +126,9 @@ bool rill_stream_set_mode(rill_stream *s, rill_run_mode mode) {
         return false;
     }
     rill_run_mode old = s->mode;
-    if (old == mode)
+    if (old == mode) {
         return false;
+    }
     s->mode = mode;
     bool turned_off = rill_run_mode_streams(old) && !rill_run_mode_streams(mode);
     if (turned_off) {
@@ -131,8 +139,9 @@ bool rill_stream_set_mode(rill_stream *s, rill_run_mode mode) {
     rill_stream_publish(s);
     if (turned_off) {
         for (uint32_t i = 0; i < s->streamer_count; i++) {
-            if (s->streamers[i].restore)
+            if (s->streamers[i].restore) {
                 s->streamers[i].restore(s, s->streamers[i].user);
+            }
         }
     }
     return true;
@@ -151,8 +160,9 @@ uint32_t rill_stream_off_count(const rill_stream *s) {
 }
 
 rill_entity rill_stream_camera(const rill_stream *s, float out_position[3]) {
-    if (!s)
+    if (!s) {
         return RILL_ENTITY_NULL;
+    }
     rill_entity cam = rill_streaming_camera_pick(s->world, s->mode);
     if (cam && out_position) {
         const float *m = rill_world_global_matrix(s->world, cam);
@@ -178,8 +188,9 @@ rill_world *rill_stream_world(const rill_stream *s) {
 }
 
 void rill_stream_update(rill_stream *s) {
-    if (!s)
+    if (!s) {
         return;
+    }
     uint64_t t0 = rill_time_ns();
     rill_stream_publish(s);
     const rill_streaming_state *st = rill_stream_state(s);
@@ -188,16 +199,18 @@ void rill_stream_update(rill_stream *s) {
         s->streamers[i].update(s, &copy, s->streamers[i].user);
     }
     s->update_ns = rill_time_ns() - t0;
-    if (s->update_ns > s->update_ns_max)
+    if (s->update_ns > s->update_ns_max) {
         s->update_ns_max = s->update_ns;
+    }
 }
 
 bool rill_stream_add_streamer(rill_stream *s, const rill_streamer_desc *desc) {
     if (RILL_DESC_CHECK(desc, "rill_stream_add_streamer", NULL) != RILL_OK) {
         return false;
     }
-    if (!s || !desc || !desc->update || s->streamer_count >= STREAM_MAX_STREAMERS)
+    if (!s || !desc || !desc->update || s->streamer_count >= STREAM_MAX_STREAMERS) {
         return false;
+    }
     s->streamers[s->streamer_count++] = *desc;
     return true;
 }
@@ -218,11 +231,13 @@ bool rill_stream_remove_streamer(rill_stream *s,
 }
 
 void rill_stream_get_stats(const rill_stream *s, rill_stream_stats *out) {
-    if (!out)
+    if (!out) {
         return;
+    }
     memset(out, 0, sizeof *out);
-    if (!s)
+    if (!s) {
         return;
+    }
     rill__instances_stats(s->instances, out);
     out->update_ns = s->update_ns;
     out->update_ns_max = s->update_ns_max;

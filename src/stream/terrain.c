@@ -18,8 +18,9 @@ static void terrain_restore(rill_stream *s, void *user) {
 }
 
 bool rill_stream_add_terrain(rill_stream *stream, rill_terrain_system *terrain) {
-    if (!stream || !terrain)
+    if (!stream || !terrain) {
         return false;
+    }
     return rill_stream_add_streamer(stream, &(rill_streamer_desc){.name = "terrain",
                                                                   .update = terrain_update,
                                                                   .restore = terrain_restore,

@@ -8,8 +8,9 @@
 #include <string.h>
 
 float rill__terrain_cell_height(float h00, float h10, float h01, float h11, float fx, float fz) {
-    if (fx + fz <= 1.0f)
+    if (fx + fz <= 1.0f) {
         return h00 + (h10 - h00) * fx + (h01 - h00) * fz;
+    }
     return h11 + (h01 - h11) * (1.0f - fx) + (h10 - h11) * (1.0f - fz);
 }
 
@@ -17,8 +18,9 @@ uint32_t *rill__terrain_grid_edges(uint32_t res, uint32_t *out_count) {
     /* res rows of res - 1 segments along x, and as many columns along z; no diagonals. */
     size_t count = (size_t)res * (res - 1) * 4u;
     uint32_t *ix = rill_malloc_tagged(count * sizeof(uint32_t), RILL_MEM_TERRAIN);
-    if (!ix)
+    if (!ix) {
         return NULL;
+    }
     size_t k = 0;
     for (uint32_t a = 0; a < res; a++) {
         for (uint32_t b = 0; b + 1 < res; b++) {
@@ -36,8 +38,9 @@ chunk_job *rill__terrain_chunk_job_make(const terrain_rec *t, uint32_t chunk) {
     uint32_t res = t->comp.resolution;
     uint32_t cx = chunk % t->comp.chunks_x, cz = chunk / t->comp.chunks_x;
     chunk_job *job = rill_calloc_tagged(1, sizeof *job, RILL_MEM_TERRAIN);
-    if (!job)
+    if (!job) {
         return NULL;
+    }
     job->border =
         rill_malloc_tagged((size_t)(res + 2) * (res + 2) * sizeof(float), RILL_MEM_TERRAIN);
     if (!job->border) {
@@ -65,16 +68,18 @@ chunk_job *rill__terrain_chunk_job_make(const terrain_rec *t, uint32_t chunk) {
 }
 
 void rill__terrain_chunk_result_free(chunk_result *r) {
-    if (!r)
+    if (!r) {
         return;
+    }
     rill_free(r->vertices);
     rill_free(r->samples);
     rill_free(r);
 }
 
 void rill__terrain_chunk_job_free(chunk_job *job) {
-    if (!job)
+    if (!job) {
         return;
+    }
     rill__terrain_chunk_result_free(job->result);
     rill_free(job->border);
     rill_free(job);

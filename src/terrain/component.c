@@ -26,8 +26,9 @@ void rill_terrain_defaults(rill_terrain *out) {
     out->max_rebuilds = 2;
     out->layer_count = 1;
     memcpy(out->layer_color, layer_colors, sizeof layer_colors);
-    for (int i = 0; i < RILL_TERRAIN_MAX_LAYERS; i++)
+    for (int i = 0; i < RILL_TERRAIN_MAX_LAYERS; i++) {
         out->layer_tile[i] = 8.0f;
+    }
 }
 
 #define FIELD(m, TYPE, ...)                                                                        \
@@ -38,8 +39,9 @@ void rill_terrain_defaults(rill_terrain *out) {
 #define RANGE(lo, hi) .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX, .min = (lo), .max = (hi)
 
 rill_component rill_terrain_register(rill_world *world) {
-    if (!world)
+    if (!world) {
         return RILL_COMPONENT_NONE;
+    }
     rill_physics_register(world);
     rill_terrain defaults;
     rill_terrain_defaults(&defaults);
@@ -94,10 +96,12 @@ rill_component rill_terrain_register(rill_world *world) {
 }
 
 static bool same_path(const char *a, const char *b) {
-    if (!a)
+    if (!a) {
         a = "";
-    if (!b)
+    }
+    if (!b) {
         b = "";
+    }
     return strcmp(a, b) == 0;
 }
 
@@ -113,16 +117,21 @@ void rill__terrain_sanitize(rill_terrain *t) {
     t->chunks_x = RILL_CLAMP(t->chunks_x, 1u, RILL_TERRAIN_MAX_CHUNKS_SIDE);
     t->chunks_z = RILL_CLAMP(t->chunks_z, 1u, RILL_TERRAIN_MAX_CHUNKS_SIDE);
     t->resolution = RILL_CLAMP(t->resolution, 2u, RILL_TERRAIN_MAX_RESOLUTION);
-    if (!isfinite(t->chunk_size) || t->chunk_size < 0.01f)
+    if (!isfinite(t->chunk_size) || t->chunk_size < 0.01f) {
         t->chunk_size = 64.0f;
-    if (!isfinite(t->height_scale))
+    }
+    if (!isfinite(t->height_scale)) {
         t->height_scale = 0.0f;
-    if (!isfinite(t->height_offset))
+    }
+    if (!isfinite(t->height_offset)) {
         t->height_offset = 0.0f;
-    if (!isfinite(t->noise_scale) || t->noise_scale < 0.01f)
+    }
+    if (!isfinite(t->noise_scale) || t->noise_scale < 0.01f) {
         t->noise_scale = 256.0f;
-    if (!isfinite(t->stream_radius))
+    }
+    if (!isfinite(t->stream_radius)) {
         t->stream_radius = 256.0f;
+    }
     t->stream_radius = RILL_MAX(t->stream_radius, t->chunk_size);
     t->max_rebuilds = RILL_CLAMP(t->max_rebuilds, 1u, 64u);
     t->layer_count = RILL_MIN(t->layer_count, (uint32_t)RILL_TERRAIN_MAX_LAYERS);
@@ -139,9 +148,11 @@ float rill_terrain_rect_distance(const float p[2], const float rect_min[2],
 
 int rill_terrain_chunk_decision(float distance, float radius, float chunk_size) {
     radius = RILL_MAX(radius, chunk_size);
-    if (distance <= radius)
+    if (distance <= radius) {
         return 1;
-    if (distance > radius + chunk_size)
+    }
+    if (distance > radius + chunk_size) {
         return -1;
+    }
     return 0;
 }

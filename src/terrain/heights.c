@@ -59,8 +59,9 @@ static rill_result read_png(const uint8_t *data, size_t size, const char *path, 
     uint32_t w = 0, h = 0;
     uint16_t *samples = NULL;
     rill_result r = rill_image_load_u16(data, size, path, &w, &h, &samples, err);
-    if (r != RILL_OK)
+    if (r != RILL_OK) {
         return r;
+    }
     if (w != sx || h != sz) {
         rill_free(samples);
         return rill_error_set(err, RILL_ERR_CORRUPT,
@@ -68,8 +69,9 @@ static rill_result read_png(const uint8_t *data, size_t size, const char *path, 
                               "(chunks * (resolution - 1) + 1 a side)",
                               path, w, h, sx, sz);
     }
-    for (size_t i = 0; i < (size_t)sx * sz; i++)
+    for (size_t i = 0; i < (size_t)sx * sz; i++) {
         out[i] = (float)samples[i] / 65535.0f;
+    }
     rill_free(samples);
     return RILL_OK;
 }
@@ -119,11 +121,13 @@ rill_result rill_terrain_load_heights(rill_vfs *vfs, const rill_terrain *t, cons
     uint32_t sz = c.chunks_z * (c.resolution - 1u) + 1u;
     const char *name = path && path[0] ? path : "<generated terrain>";
     rill_result r = rill_limit_check(RILL_LIMIT_IMAGE_PIXELS, (uint64_t)sx * sz, name, err);
-    if (r != RILL_OK)
+    if (r != RILL_OK) {
         return r;
+    }
     float *h = rill_malloc_tagged((size_t)sx * sz * sizeof(float), RILL_MEM_TERRAIN);
-    if (!h)
+    if (!h) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", name);
+    }
     if (!path || !path[0]) {
         float step = c.chunk_size / (float)(c.resolution - 1u);
         for (uint32_t z = 0; z < sz; z++) {

@@ -18,8 +18,9 @@ typedef struct cell_walk {
 
 /* The ray's span [*t0, *t1] inside [lo, hi] on one axis; false when it misses the slab. */
 static bool clip_axis(float o, float d, float lo, float hi, float *t0, float *t1) {
-    if (d == 0.0f)
+    if (d == 0.0f) {
         return o >= lo && o <= hi;
+    }
     float a = (lo - o) / d, b = (hi - o) / d;
     *t0 = fmaxf(*t0, fminf(a, b));
     *t1 = fminf(*t1, fmaxf(a, b));
@@ -32,12 +33,13 @@ static void walk_axis(float o, float d, float origin, float sp, float t, int64_t
     *cell = RILL_CLAMP((int64_t)floorf(p), 0, cells - 1);
     *step = d > 0.0f ? 1 : d < 0.0f ? -1 : 0;
     *delta = d != 0.0f ? sp / fabsf(d) : INFINITY;
-    if (d > 0.0f)
+    if (d > 0.0f) {
         *next = (origin + (float)(*cell + 1) * sp - o) / d;
-    else if (d < 0.0f)
+    } else if (d < 0.0f) {
         *next = (origin + (float)*cell * sp - o) / d;
-    else
+    } else {
         *next = INFINITY;
+    }
 }
 
 /* The nearer hit of cell (ix, iz)'s two triangles, with the upward unit normal of the one hit. */
@@ -54,8 +56,9 @@ static bool cell_hit(const terrain_rec *t, float sp, int64_t ix, int64_t iz, con
     for (int k = 0; k < 2; k++) {
         float th;
         if (!rill_ray_triangle(o, d, tris[k][0], tris[k][1], tris[k][2], &th) ||
-            (hit && th >= *out_t))
+            (hit && th >= *out_t)) {
             continue;
+        }
         hit = true;
         *out_t = th;
         /* The plane through the triangle as y = h(x, z): slopes from its two edges on the grid. */
@@ -81,15 +84,17 @@ static bool cell_resident(const terrain_rec *t, int64_t ix, int64_t iz) {
 static bool cast_one(const terrain_rec *t, const float o[3], const float d[3], bool resident_only,
                      float *best, float out_n[3]) {
     if (t->status != RILL_TERRAIN_STATUS_READY || !t->heights || t->samples_x < 2 ||
-        t->samples_z < 2)
+        t->samples_z < 2) {
         return false;
+    }
     float sp = t->comp.chunk_size / (float)(t->comp.resolution - 1);
     float t0 = 0.0f, t1 = *best;
     if (!clip_axis(o[0], d[0], t->origin[0], t->origin[0] + (float)(t->samples_x - 1) * sp, &t0,
                    &t1) ||
         !clip_axis(o[2], d[2], t->origin[2], t->origin[2] + (float)(t->samples_z - 1) * sp, &t0,
-                   &t1))
+                   &t1)) {
         return false;
+    }
     cell_walk w;
     walk_axis(o[0], d[0], t->origin[0], sp, t0, (int64_t)t->samples_x - 1, &w.ix, &w.step_x,
               &w.next_x, &w.delta_x);
@@ -106,8 +111,9 @@ static bool cast_one(const terrain_rec *t, const float o[3], const float d[3], b
             return true;
         }
         float enter = fminf(w.next_x, w.next_z);
-        if (!(enter <= t1) || isinf(enter))
+        if (!(enter <= t1) || isinf(enter)) {
             return false;
+        }
         if (w.next_x < w.next_z) {
             w.ix += w.step_x;
             w.next_x += w.delta_x;
@@ -116,8 +122,9 @@ static bool cast_one(const terrain_rec *t, const float o[3], const float d[3], b
             w.next_z += w.delta_z;
         }
         if (w.ix < 0 || w.iz < 0 || w.ix >= (int64_t)t->samples_x - 1 ||
-            w.iz >= (int64_t)t->samples_z - 1)
+            w.iz >= (int64_t)t->samples_z - 1) {
             return false;
+        }
     }
     return false;
 }
@@ -125,23 +132,27 @@ static bool cast_one(const terrain_rec *t, const float o[3], const float d[3], b
 bool rill_terrain_raycast(const rill_terrain_system *sys, rill_entity e, const float origin[3],
                           const float dir[3], float max_distance, bool resident_only,
                           float *out_distance, float out_normal[3]) {
-    if (!sys || !origin || !dir || !out_distance)
+    if (!sys || !origin || !dir || !out_distance) {
         return false;
+    }
     float len = sqrtf(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
-    if (!(len > 1e-20f) || !isfinite(len) || !isfinite(origin[0] + origin[1] + origin[2]))
+    if (!(len > 1e-20f) || !isfinite(len) || !isfinite(origin[0] + origin[1] + origin[2])) {
         return false;
+    }
     float d[3] = {dir[0] / len, dir[1] / len, dir[2] / len}, n[3] = {0.0f, 1.0f, 0.0f};
     float best = max_distance > 0.0f ? max_distance : INFINITY;
     bool hit = false;
     for (uint32_t i = 0; i < sys->terrains.len; i++) {
         const terrain_rec *t = sys->terrains.data[i];
-        if (e == RILL_ENTITY_NULL || t->entity == e)
+        if (e == RILL_ENTITY_NULL || t->entity == e) {
             hit |= cast_one(t, origin, d, resident_only, &best, n);
+        }
     }
     if (hit) {
         *out_distance = best;
-        if (out_normal)
+        if (out_normal) {
             memcpy(out_normal, n, sizeof n);
+        }
     }
     return hit;
 }

@@ -13,16 +13,18 @@
 /* >>links */
 
 static void link_release(terrain_link *link) {
-    if (--link->refs == 0 && !link->sys)
+    if (--link->refs == 0 && !link->sys) {
         rill_free(link);
+    }
 }
 
 /* >>records */
 
 static terrain_rec *find_rec(const rill_terrain_system *sys, rill_entity e) {
     for (uint32_t i = 0; i < sys->terrains.len; i++) {
-        if (sys->terrains.data[i]->entity == e)
+        if (sys->terrains.data[i]->entity == e) {
             return sys->terrains.data[i];
+        }
     }
     return NULL;
 }
@@ -54,8 +56,9 @@ static void release_chunk(rill_terrain_system *sys, terrain_rec *t, uint32_t i) 
             rill_physics_collider_remove(sys->physics, c->collider);
             t->colliders--;
         }
-        if (c->shape.id)
+        if (c->shape.id) {
             rill_physics_shape_destroy(sys->physics, c->shape);
+        }
         c->collider.id = c->shape.id = 0;
         t->resident--;
     } else if (c->state == RILL_TERRAIN_CHUNK_BUILDING) {
@@ -73,8 +76,9 @@ static void release_chunk(rill_terrain_system *sys, terrain_rec *t, uint32_t i) 
 /* Drops everything loaded for a terrain (chunks, heights); the record itself stays. */
 static void unload_terrain(rill_terrain_system *sys, terrain_rec *t) {
     if (t->chunks) {
-        for (uint32_t i = 0; i < chunk_count(t); i++)
+        for (uint32_t i = 0; i < chunk_count(t); i++) {
             release_chunk(sys, t, i);
+        }
     }
     rill_free(t->chunks);
     rill_free(t->heights);
@@ -118,8 +122,9 @@ typedef struct load_job {
 static uint32_t *make_indices(uint32_t res, uint32_t *out_count) {
     size_t count = (size_t)(res - 1) * (res - 1) * 6u;
     uint32_t *ix = rill_malloc_tagged(count * sizeof(uint32_t), RILL_MEM_TERRAIN);
-    if (!ix)
+    if (!ix) {
         return NULL;
+    }
     size_t k = 0;
     for (uint32_t z = 0; z + 1 < res; z++) {
         for (uint32_t x = 0; x + 1 < res; x++) {
@@ -138,8 +143,9 @@ static uint32_t *make_indices(uint32_t res, uint32_t *out_count) {
 
 static rill_result load_splat(load_job *job) {
     const char *path = job->comp.splat_map;
-    if (!path || !path[0])
+    if (!path || !path[0]) {
         return RILL_OK;
+    }
     if (!job->vfs) {
         return rill_error_set(&job->err, RILL_ERR_NOT_FOUND, "%s: no file system to read it from",
                               path);
@@ -147,13 +153,15 @@ static rill_result load_splat(load_job *job) {
     uint8_t *data = NULL;
     size_t size = 0;
     rill_result r = rill_vfs_read_all(job->vfs, path, &data, &size, &job->err);
-    if (r != RILL_OK)
+    if (r != RILL_OK) {
         return r;
+    }
     rill_image img;
     r = rill_image_load(data, size, path, RILL_PIXEL_RGBA8, &img, &job->err);
     rill_free(data);
-    if (r != RILL_OK)
+    if (r != RILL_OK) {
         return r;
+    }
     size_t bytes = (size_t)img.width * img.height * 4u;
     job->splat = rill_malloc_tagged(bytes, RILL_MEM_TERRAIN);
     if (!job->splat) {
@@ -181,8 +189,9 @@ static void load_run(void *arg) {
     load_job *job = arg;
     job->result = rill_terrain_load_heights(job->vfs, &job->comp, job->comp.heightmap,
                                             &job->heights, &job->sx, &job->sz, &job->err);
-    if (job->result == RILL_OK)
+    if (job->result == RILL_OK) {
         job->result = load_splat(job);
+    }
     if (job->result == RILL_OK) {
         job->indices = make_indices(job->comp.resolution, &job->index_count);
         job->edge_indices = rill__terrain_grid_edges(job->comp.resolution, &job->edge_index_count);
@@ -241,8 +250,9 @@ static void load_done(void *arg) {
 /* Chunks terrain t may hold resident at once: all of them, or those of its streaming ring. */
 static uint64_t resident_bound(const terrain_rec *t) {
     uint64_t all = chunk_count(t);
-    if (!t->comp.stream)
+    if (!t->comp.stream) {
         return all;
+    }
     double side = 2.0 * ceil((double)t->comp.stream_radius / (double)t->comp.chunk_size) + 1.0;
     return side * side < (double)all ? (uint64_t)(side * side) : all;
 }
@@ -252,12 +262,14 @@ static bool over_chunk_limit(rill_terrain_system *sys, terrain_rec *t) {
     uint64_t others = 0;
     for (uint32_t i = 0; i < sys->terrains.len; i++) {
         const terrain_rec *o = sys->terrains.data[i];
-        if (o != t && o->status != RILL_TERRAIN_STATUS_FAILED)
+        if (o != t && o->status != RILL_TERRAIN_STATUS_FAILED) {
             others += resident_bound(o);
+        }
     }
     uint64_t mine = resident_bound(t);
-    if (others + mine <= sys->desc.max_chunks)
+    if (others + mine <= sys->desc.max_chunks) {
         return false;
+    }
     t->status = RILL_TERRAIN_STATUS_FAILED;
     const char *name = rill_world_get_name(sys->world, t->entity);
     rill_error_set(&t->error, RILL_ERR_LIMIT,
@@ -274,8 +286,9 @@ static bool over_chunk_limit(rill_terrain_system *sys, terrain_rec *t) {
 
 static void start_load(rill_terrain_system *sys, terrain_rec *t) {
     t->status = RILL_TERRAIN_STATUS_LOADING;
-    if (over_chunk_limit(sys, t))
+    if (over_chunk_limit(sys, t)) {
         return;
+    }
     load_job *job = rill_calloc_tagged(1, sizeof *job, RILL_MEM_TERRAIN);
     if (!job) {
         t->status = RILL_TERRAIN_STATUS_FAILED;
@@ -335,8 +348,9 @@ static bool queue_build(rill_terrain_system *sys, terrain_rec *t, uint32_t i) {
     terrain_chunk *c = &t->chunks[i];
     c->build_seq++;
     chunk_job *job = rill__terrain_chunk_job_make(t, i);
-    if (!job)
+    if (!job) {
         return false;
+    }
     job->link = sys->link;
     sys->link->refs++;
     job->jobs = sys->jobs;
@@ -391,8 +405,9 @@ static void apply_chunk(rill_terrain_system *sys, terrain_rec *t, uint32_t i) {
         } else {
             RILL_LOG_ERROR(TERRAIN_LOG, "terrain %u: chunk %u: no collider: %s",
                            RILL_ENTITY_INDEX(t->entity), i, err.msg);
-            if (c->shape.id)
+            if (c->shape.id) {
                 rill_physics_shape_destroy(sys->physics, c->shape);
+            }
             c->shape.id = 0;
         }
     }
@@ -429,8 +444,9 @@ static void chunk_rect(const terrain_rec *t, uint32_t i, float mn[2], float mx[2
  * chunks want a build. */
 static uint32_t decide(rill_terrain_system *sys, terrain_rec *t, const rill_terrain_view *view) {
     bool streaming = view->streaming && t->comp.stream;
-    if (streaming && !view->has_camera)
+    if (streaming && !view->has_camera) {
         return 0; /* no camera: residency stays as it is */
+    }
     float cam[2] = {view->camera_position[0], view->camera_position[2]};
     uint32_t wanted = 0;
     /* Without streaming (edit mode) a streamed terrain wants every chunk, more than its ring
@@ -440,12 +456,14 @@ static uint32_t decide(rill_terrain_system *sys, terrain_rec *t, const rill_terr
         uint64_t others = 0;
         for (uint32_t i = 0; i < sys->terrains.len; i++) {
             const terrain_rec *o = sys->terrains.data[i];
-            if (o != t && o->status != RILL_TERRAIN_STATUS_FAILED)
+            if (o != t && o->status != RILL_TERRAIN_STATUS_FAILED) {
                 others += resident_bound(o);
+            }
         }
         room = others < sys->desc.max_chunks ? sys->desc.max_chunks - others : 0;
-        for (uint32_t i = 0; i < chunk_count(t); i++)
+        for (uint32_t i = 0; i < chunk_count(t); i++) {
             room -= room && t->chunks[i].state != RILL_TERRAIN_CHUNK_UNLOADED;
+        }
     }
     for (uint32_t i = 0; i < chunk_count(t); i++) {
         terrain_chunk *c = &t->chunks[i];
@@ -458,14 +476,16 @@ static uint32_t decide(rill_terrain_system *sys, terrain_rec *t, const rill_terr
             dec =
                 rill_terrain_chunk_decision(c->distance, t->comp.stream_radius, t->comp.chunk_size);
         }
-        if (dec < 0 && c->state != RILL_TERRAIN_CHUNK_UNLOADED)
+        if (dec < 0 && c->state != RILL_TERRAIN_CHUNK_UNLOADED) {
             release_chunk(sys, t, i);
+        }
         if (dec > 0 && c->state == RILL_TERRAIN_CHUNK_UNLOADED && room == 0) {
-            if (!t->capped)
+            if (!t->capped) {
                 RILL_LOG_WARN(TERRAIN_LOG,
                               "terrain %u: edit mode loads its chunks only up to the max_chunks "
                               "limit of %u; the rest stay unloaded",
                               RILL_ENTITY_INDEX(t->entity), sys->desc.max_chunks);
+            }
             t->capped = true;
             c->distance = INFINITY;
         } else if (dec > 0 && c->state == RILL_TERRAIN_CHUNK_UNLOADED) {
@@ -490,8 +510,9 @@ static int cmp_wanted(const void *a, const void *b) {
  * gathers them and one sort orders them: O(n + w log w) a frame. The former scan for the nearest
  * chunk once per queued chunk was O(w n): a 256 x 256-chunk terrain took minutes to flush. */
 static void queue_wanted(rill_terrain_system *sys, terrain_rec *t, uint32_t wanted) {
-    if (wanted == 0)
+    if (wanted == 0) {
         return;
+    }
     rill_array_clear(&t->wanted);
     for (uint32_t i = 0; i < chunk_count(t); i++) {
         const terrain_chunk *c = &t->chunks[i];
@@ -505,8 +526,9 @@ static void queue_wanted(rill_terrain_system *sys, terrain_rec *t, uint32_t want
     sort_chunks = t->chunks; /* main thread only */
     qsort(t->wanted.data, t->wanted.len, sizeof(uint32_t), cmp_wanted);
     for (uint32_t k = 0; k < t->wanted.len; k++) {
-        if (!sys->unlimited && sys->in_flight + sys->ready_total >= sys->desc.max_in_flight)
+        if (!sys->unlimited && sys->in_flight + sys->ready_total >= sys->desc.max_in_flight) {
             return;
+        }
         uint32_t best = t->wanted.data[k];
         t->chunks[best].distance = INFINITY;
         if (!queue_build(sys, t, best)) {
@@ -532,8 +554,9 @@ static void entity_origin(const rill_terrain_system *sys, rill_entity e, float o
         out[0] = out[1] = out[2] = 0.0f;
     }
     for (int i = 0; i < 3; i++) {
-        if (!isfinite(out[i]))
+        if (!isfinite(out[i])) {
             out[i] = 0.0f;
+        }
     }
 }
 
@@ -611,10 +634,12 @@ rill_terrain_system *rill_terrain_system_create(const rill_terrain_system_desc *
         return NULL;
     }
     sys->desc = *desc;
-    if (!sys->desc.max_in_flight)
+    if (!sys->desc.max_in_flight) {
         sys->desc.max_in_flight = 8;
-    if (!sys->desc.max_chunks)
+    }
+    if (!sys->desc.max_chunks) {
         sys->desc.max_chunks = RILL_TERRAIN_DEFAULT_MAX_CHUNKS;
+    }
     sys->world = desc->world;
     sys->jobs = desc->jobs;
     sys->vfs = desc->vfs;
@@ -634,12 +659,14 @@ rill_terrain_system *rill_terrain_system_create(const rill_terrain_system_desc *
 }
 
 void rill_terrain_system_destroy(rill_terrain_system *sys) {
-    if (!sys)
+    if (!sys) {
         return;
+    }
     /* Workers read only their own copies, but their completions must find the link alive. */
     rill_jobs_wait(sys->jobs, &sys->counter);
-    for (uint32_t i = 0; i < sys->terrains.len; i++)
+    for (uint32_t i = 0; i < sys->terrains.len; i++) {
         free_rec(sys, sys->terrains.data[i]);
+    }
     rill_array_free(&sys->terrains);
     sys->link->sys = NULL;
     link_release(sys->link);
@@ -647,17 +674,20 @@ void rill_terrain_system_destroy(rill_terrain_system *sys) {
 }
 
 void rill_terrain_system_update(rill_terrain_system *sys, const rill_terrain_view *view) {
-    if (!sys)
+    if (!sys) {
         return;
+    }
     static const rill_terrain_view edit = {0};
-    if (!view)
+    if (!view) {
         view = &edit;
+    }
     sync_components(sys);
     for (uint32_t i = 0; i < sys->terrains.len; i++) {
         terrain_rec *t = sys->terrains.data[i];
         t->rebuilds_last = 0;
-        if (t->status != RILL_TERRAIN_STATUS_READY)
+        if (t->status != RILL_TERRAIN_STATUS_READY) {
             continue;
+        }
         uint32_t wanted = decide(sys, t, view);
         queue_wanted(sys, t, wanted);
         apply_ready(sys, t);
@@ -668,32 +698,37 @@ void rill_terrain_system_restore(rill_terrain_system *sys) {
     static const rill_terrain_view edit = {0};
     for (uint32_t i = 0; sys && i < sys->terrains.len; i++) {
         terrain_rec *t = sys->terrains.data[i];
-        if (t->status == RILL_TERRAIN_STATUS_READY)
+        if (t->status == RILL_TERRAIN_STATUS_READY) {
             queue_wanted(sys, t, decide(sys, t, &edit));
+        }
     }
 }
 
 static bool settled(const rill_terrain_system *sys) {
-    if (sys->in_flight > 0)
+    if (sys->in_flight > 0) {
         return false;
+    }
     for (uint32_t i = 0; i < sys->terrains.len; i++) {
         const terrain_rec *t = sys->terrains.data[i];
-        if (t->status == RILL_TERRAIN_STATUS_LOADING || t->building > 0)
+        if (t->status == RILL_TERRAIN_STATUS_LOADING || t->building > 0) {
             return false;
+        }
     }
     return true;
 }
 
 void rill_terrain_system_flush(rill_terrain_system *sys, const rill_terrain_view *view) {
-    if (!sys)
+    if (!sys) {
         return;
+    }
     sys->unlimited = true;
     /* Each round loads, queues or applies something, so a handful of rounds always suffices;
      * the bound only guards against a bug turning this into a hang. */
     for (int round = 0; round < 64; round++) {
         rill_terrain_system_update(sys, view);
-        if (settled(sys))
+        if (settled(sys)) {
             break;
+        }
         rill_jobs_wait(sys->jobs, &sys->counter);
         rill_jobs_drain(sys->jobs, 0);
     }
@@ -705,8 +740,9 @@ void rill_terrain_system_flush(rill_terrain_system *sys, const rill_terrain_view
 bool rill_terrain_get_info(const rill_terrain_system *sys, rill_entity e, rill_terrain_info *out) {
     memset(out, 0, sizeof *out);
     const terrain_rec *t = sys ? find_rec(sys, e) : NULL;
-    if (!t)
+    if (!t) {
         return false;
+    }
     out->status = t->status;
     out->chunks_x = t->comp.chunks_x;
     out->chunks_z = t->comp.chunks_z;
@@ -729,11 +765,13 @@ bool rill_terrain_get_info(const rill_terrain_system *sys, rill_entity e, rill_t
     size_t per_mesh = (size_t)t->comp.resolution * t->comp.resolution * 6u * sizeof(float);
     for (uint32_t i = 0; t->chunks && i < chunk_count(t); i++) {
         const terrain_chunk *c = &t->chunks[i];
-        if (c->state != RILL_TERRAIN_CHUNK_RESIDENT)
+        if (c->state != RILL_TERRAIN_CHUNK_RESIDENT) {
             continue;
+        }
         out->resident_bytes += c->vertices ? per_mesh : 0u;
-        if (c->shape.id)
+        if (c->shape.id) {
             out->resident_bytes += rill_physics_shape_bytes(sys->physics, c->shape);
+        }
     }
     out->error = t->error;
     return true;
@@ -741,8 +779,9 @@ bool rill_terrain_get_info(const rill_terrain_system *sys, rill_entity e, rill_t
 
 void rill_terrain_get_stats(const rill_terrain_system *sys, rill_terrain_stats *out) {
     memset(out, 0, sizeof *out);
-    if (!sys)
+    if (!sys) {
         return;
+    }
     for (uint32_t i = 0; i < sys->terrains.len; i++) {
         rill_terrain_info info;
         rill_terrain_get_info(sys, sys->terrains.data[i]->entity, &info);
@@ -771,8 +810,9 @@ rill_terrain_chunk_state rill_terrain_chunk_get_state(const rill_terrain_system 
 }
 
 static bool height_on(const terrain_rec *t, float x, float z, float *out_h, float out_n[3]) {
-    if (t->status != RILL_TERRAIN_STATUS_READY)
+    if (t->status != RILL_TERRAIN_STATUS_READY) {
         return false;
+    }
     float sp = t->comp.chunk_size / (float)(t->comp.resolution - 1);
     float lx = (x - t->origin[0]) / sp, lz = (z - t->origin[2]) / sp;
     if (!(lx >= 0.0f && lz >= 0.0f && lx <= (float)(t->samples_x - 1) &&
@@ -804,14 +844,17 @@ static bool height_on(const terrain_rec *t, float x, float z, float *out_h, floa
 
 bool rill_terrain_height_at(const rill_terrain_system *sys, rill_entity e, float x, float z,
                             float *out_height, float out_normal[3]) {
-    if (!sys || !out_height || !isfinite(x) || !isfinite(z))
+    if (!sys || !out_height || !isfinite(x) || !isfinite(z)) {
         return false;
+    }
     for (uint32_t i = 0; i < sys->terrains.len; i++) {
         const terrain_rec *t = sys->terrains.data[i];
-        if (e != RILL_ENTITY_NULL && t->entity != e)
+        if (e != RILL_ENTITY_NULL && t->entity != e) {
             continue;
-        if (height_on(t, x, z, out_height, out_normal))
+        }
+        if (height_on(t, x, z, out_height, out_normal)) {
             return true;
+        }
     }
     return false;
 }
@@ -820,11 +863,13 @@ bool rill_terrain_chunk_get_mesh(const rill_terrain_system *sys, rill_entity e, 
                                  uint32_t cz, rill_terrain_chunk_mesh *out) {
     memset(out, 0, sizeof *out);
     const terrain_rec *t = sys ? find_rec(sys, e) : NULL;
-    if (!t || !t->chunks || cx >= t->comp.chunks_x || cz >= t->comp.chunks_z)
+    if (!t || !t->chunks || cx >= t->comp.chunks_x || cz >= t->comp.chunks_z) {
         return false;
+    }
     const terrain_chunk *c = &t->chunks[cz * t->comp.chunks_x + cx];
-    if (c->state != RILL_TERRAIN_CHUNK_RESIDENT)
+    if (c->state != RILL_TERRAIN_CHUNK_RESIDENT) {
         return false;
+    }
     out->vertices = c->vertices;
     out->vertex_count = t->comp.resolution * t->comp.resolution;
     out->indices = t->indices;
@@ -842,8 +887,9 @@ bool rill_terrain_chunk_get_mesh(const rill_terrain_system *sys, rill_entity e, 
 static terrain_chunk *resident_chunk(rill_terrain_system *sys, rill_entity e, uint32_t cx,
                                      uint32_t cz, terrain_rec **out_t) {
     terrain_rec *t = sys ? find_rec(sys, e) : NULL;
-    if (!t || !t->chunks || cx >= t->comp.chunks_x || cz >= t->comp.chunks_z)
+    if (!t || !t->chunks || cx >= t->comp.chunks_x || cz >= t->comp.chunks_z) {
         return NULL;
+    }
     terrain_chunk *c = &t->chunks[cz * t->comp.chunks_x + cx];
     *out_t = t;
     return c->state == RILL_TERRAIN_CHUNK_RESIDENT ? c : NULL;
@@ -853,8 +899,9 @@ size_t rill_terrain_chunk_drop_mesh(rill_terrain_system *sys, rill_entity e, uin
                                     uint32_t cz) {
     terrain_rec *t = NULL;
     terrain_chunk *c = resident_chunk(sys, e, cx, cz, &t);
-    if (!c || !c->vertices)
+    if (!c || !c->vertices) {
         return 0;
+    }
     rill_free(c->vertices);
     c->vertices = NULL;
     return (size_t)t->comp.resolution * t->comp.resolution * 6u * sizeof(float);
@@ -862,8 +909,9 @@ size_t rill_terrain_chunk_drop_mesh(rill_terrain_system *sys, rill_entity e, uin
 
 bool rill_terrain_chunk_refresh(rill_terrain_system *sys, rill_entity e, uint32_t cx, uint32_t cz) {
     terrain_rec *t = NULL;
-    if (!resident_chunk(sys, e, cx, cz, &t))
+    if (!resident_chunk(sys, e, cx, cz, &t)) {
         return false;
+    }
     /* Queued at once, so a chunk in the keep band (between the rings) comes back too. */
     uint32_t i = cz * t->comp.chunks_x + cx;
     release_chunk(sys, t, i);
@@ -873,10 +921,12 @@ bool rill_terrain_chunk_refresh(rill_terrain_system *sys, rill_entity e, uint32_
 const uint8_t *rill_terrain_splat_map(const rill_terrain_system *sys, rill_entity e,
                                       uint32_t *out_width, uint32_t *out_height) {
     const terrain_rec *t = sys ? find_rec(sys, e) : NULL;
-    if (out_width)
+    if (out_width) {
         *out_width = t ? t->splat_w : 0;
-    if (out_height)
+    }
+    if (out_height) {
         *out_height = t ? t->splat_h : 0;
+    }
     return t ? t->splat : NULL;
 }
 
@@ -889,8 +939,9 @@ static void fill_rect(uint8_t *rgba, uint32_t w, uint32_t h, int64_t x0, int64_t
     x1 = RILL_MIN(x1, (int64_t)w);
     y1 = RILL_MIN(y1, (int64_t)h);
     for (int64_t y = y0; y < y1; y++) {
-        for (int64_t x = x0; x < x1; x++)
+        for (int64_t x = x0; x < x1; x++) {
             memcpy(&rgba[((size_t)y * w + (size_t)x) * 4u], color, 4);
+        }
     }
 }
 
@@ -911,8 +962,9 @@ uint32_t rill_terrain_draw_chunk_map(const rill_terrain_system *sys, const float
     uint32_t drawn = 0;
     for (uint32_t t = 0; t < sys->terrains.len; t++) {
         const terrain_rec *r = sys->terrains.data[t];
-        if (!r->chunks)
+        if (!r->chunks) {
             continue;
+        }
         for (uint32_t i = 0; i < chunk_count(r); i++) {
             float mn[2], mx[2];
             chunk_rect(r, i, mn, mx);
@@ -921,8 +973,9 @@ uint32_t rill_terrain_draw_chunk_map(const rill_terrain_system *sys, const float
             int64_t x1 = (int64_t)ceil((mx[0] - world_min[0]) * sx);
             int64_t y0 = (int64_t)floor((mn[1] - world_min[1]) * sz);
             int64_t y1 = (int64_t)ceil((mx[1] - world_min[1]) * sz);
-            if (x1 <= 0 || y1 <= 0 || x0 >= (int64_t)w || y0 >= (int64_t)h)
+            if (x1 <= 0 || y1 <= 0 || x0 >= (int64_t)w || y0 >= (int64_t)h) {
                 continue;
+            }
             uint8_t s = r->chunks[i].state;
             if (x1 - x0 >= 3 && y1 - y0 >= 3) {
                 fill_rect(rgba, w, h, x0, y0, x1, y1, edge[s]);

@@ -33,14 +33,16 @@ static void test_app_steps_physics(void **state) {
 
     /* EDIT: time stands still, no fixed steps, nothing falls. */
     assert_int_equal(rill_app_set_run_mode(app, RILL_RUN_MODE_EDIT), RILL_OK);
-    for (int i = 0; i < 10; i++)
+    for (int i = 0; i < 10; i++) {
         rill_app_frame(app);
+    }
     rill_physics_stats st;
     rill_physics_get_stats(phys, &st);
     assert_int_equal(st.steps, 0);
     assert_int_equal(rill_app_set_run_mode(app, RILL_RUN_MODE_GAME), RILL_OK);
-    for (int i = 0; i < 240; i++)
+    for (int i = 0; i < 240; i++) {
         rill_app_frame(app);
+    }
     rill_physics_get_stats(phys, &st);
     assert_int_equal(st.steps, 240);
     assert_int_equal(st.bodies, 1);
@@ -97,8 +99,9 @@ static void test_app_terrain_streams_and_bodies_settle(void **state) {
     rill_world_add(w, ball, pc.collider, &col);
     rill_world_add(w, ball, pc.rigid_body, NULL);
 
-    for (int i = 0; i < 300; i++)
+    for (int i = 0; i < 300; i++) {
         rill_app_frame(app);
+    }
     rill_terrain_system *ts = rill_app_terrain_system(at);
     rill_terrain_info info;
     assert_true(rill_terrain_get_info(ts, te, &info));

@@ -33,14 +33,16 @@
 static rill_renderer *make_renderer(rill_content *c) {
     rill_renderer_desc d;
     memset(&d, 0, sizeof(d));
-    if (c)
+    if (c) {
         rill_content_renderer_desc(c, &d);
+    }
     d.validation = 1;
     d.quality = RILL_RENDER_QUALITY_LOW;
     rill_renderer *r = NULL;
     rill_error err = {0};
-    if (!(r = rill_renderer_create(&d, &err)))
+    if (!(r = rill_renderer_create(&d, &err))) {
         fail_msg("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s", err.msg);
+    }
     return r;
 }
 
@@ -48,8 +50,9 @@ static void copy_file(const char *from, const char *dir, const char *rel) {
     uint8_t *data = NULL;
     size_t size = 0;
     rill_error err = {0};
-    if (rill_file_read_all(from, &data, &size, &err) != RILL_OK)
+    if (rill_file_read_all(from, &data, &size, &err) != RILL_OK) {
         fail_msg("%s", err.msg);
+    }
     rill_test_write_file(dir, rel, data, size);
     rill_free(data);
 }
@@ -317,8 +320,9 @@ static uint32_t active_cameras(rill_world *w) {
     void *data = NULL;
     uint32_t n = rill_world_component_dense(w, RILL_COMPONENT_CAMERA, &ents, &data);
     uint32_t active = 0;
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         active += ((const rill_camera *)data)[i].active;
+    }
     return active;
 }
 
@@ -390,8 +394,9 @@ static void test_lod_levels_no_extra_lights_or_cameras(void **state) {
     render_lit(NULL, pack, &packed, &pack_levels);
     assert_int_equal(pack_levels, 4); /* the base and 3 baked levels */
     double psnr = rill_test_psnr(loose, packed, 64u * 48u, 0, 3);
-    if (psnr < 40.0)
+    if (psnr < 40.0) {
         fail_msg("the pack's picture differs from the loose project's: PSNR %.1f dB", psnr);
+    }
     free(loose);
     free(packed);
     rill_test_tmpdir_remove(dir);
@@ -447,12 +452,13 @@ static void test_default_camera_frames_model_without_transform(void **state) {
     write_cube_scene(dir, "");
     bool bounded = default_framing(dir, &without_xf, lo[1], hi[1], &without_px);
     double psnr = rill_test_psnr(with_px, without_px, 64u * 48u, 0, 3);
-    if (psnr < 99.0)
+    if (psnr < 99.0) {
         fail_msg("framed differently without Transform: PSNR %.1f dB, camera at (%g, %g, %g) "
                  "instead of (%g, %g, %g)",
                  psnr, (double)without_xf.translation[0], (double)without_xf.translation[1],
                  (double)without_xf.translation[2], (double)with_xf.translation[0],
                  (double)with_xf.translation[1], (double)with_xf.translation[2]);
+    }
     assert_memory_equal(&with_xf, &without_xf, sizeof(with_xf));
     assert_true(bounded);
     assert_memory_equal(lo[0], lo[1], sizeof(lo[0]));

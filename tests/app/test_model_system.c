@@ -76,8 +76,9 @@ static void env_init_app(models_env *env, const char *name, uint32_t w, uint32_t
     assert_non_null(env->app);
     rill_renderer_desc d = {
         .width = w, .height = h, .validation = 1, .quality = RILL_RENDER_QUALITY_LOW};
-    if (!(env->r = rill_renderer_create(&d, &err)))
+    if (!(env->r = rill_renderer_create(&d, &err))) {
         fail_msg("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s", err.msg);
+    }
 }
 
 static void env_init(models_env *env, const char *name, uint32_t w, uint32_t h) {
@@ -92,8 +93,9 @@ static rill_app_models *env_models(models_env *env, const rill_app_models_desc *
     assert_non_null(models);
     rill_world *w = rill_app_world(env->app);
     assert_int_equal(rill_render_register_components(w, rc, &err), RILL_OK);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         spawn_model(w, rc, "robot.glb", (float)i, NULL);
+    }
     return models;
 }
 
@@ -196,8 +198,9 @@ static void test_model_system_async(void **state) {
     assert_true(rill_world_is_alive(w, b));
     rill_app_models_get_stats(models, &st);
     assert_int_equal(st.unloads, 0);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         rill_app_frame(app);
+    }
     rill_app_models_get_stats(models, &st);
     assert_int_equal(st.unloads, 1);
     assert_int_equal(st.models, 1); /* broken.glb is still named by "wreck" */
@@ -206,8 +209,9 @@ static void test_model_system_async(void **state) {
 
     /* Naming the file again loads and uploads it again. */
     rill_entity c = spawn_model(w, &rc, "robot.glb", 0.0f, "again");
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
         rill_app_frame(app);
+    }
     rill_app_models_get_stats(models, &st);
     assert_int_equal(st.uploads, 2);
     assert_true(rill_app_models_root(models, c) != RILL_ENTITY_NULL);
@@ -311,8 +315,9 @@ static void test_model_system_shares_streaming_budget(void **state) {
     for (int f = 0; f < 5000 && st.spawned == 0; f++) { /* the file loads on a worker */
         rill_app_frame(env.app);
         rill_app_models_get_stats(models, &st);
-        if (st.spawned == 0)
+        if (st.spawned == 0) {
             rill_sleep_ns(1000000);
+        }
     }
     assert_int_equal(st.spawned, 1);
     assert_int_equal(rill_app_streaming_budget_left_ns(env.app), 0);
@@ -341,8 +346,9 @@ static void test_model_system_follows_changes(void **state) {
     rill_render_components rc;
     assert_int_equal(rill_render_register_components(w, &rc, &err), RILL_OK);
     rill_entity e[3];
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         e[i] = spawn_model(w, &rc, "robot.glb", (float)i, NULL);
+    }
     rill_app_models_flush(models);
     assert_int_equal(mesh_instances(w, &rc), 9);
     assert_null(rill_scene_models_create(
@@ -363,9 +369,10 @@ static void test_model_system_follows_changes(void **state) {
     assert_int_equal(mesh_instances(w, &rc), 0);
 
     rill_app_disable_models(models);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         assert_non_null(
             rill_world_add(w, e[i], rc.model, &(rill_model_ref){rill_intern("robot.glb")}));
+    }
     models = rill_app_enable_models(env.app, env.r, NULL, &err);
     assert_non_null(models);
     rill_app_models_flush(models);

@@ -67,8 +67,9 @@ static void copy_file(const char *from, const char *dir, const char *rel) {
     uint8_t *data = NULL;
     size_t size = 0;
     rill_error err = {0};
-    if (rill_file_read_all(from, &data, &size, &err) != RILL_OK)
+    if (rill_file_read_all(from, &data, &size, &err) != RILL_OK) {
         fail_msg("%s", err.msg);
+    }
     rill_test_write_file(dir, rel, data, size);
     rill_free(data);
 }
@@ -104,8 +105,9 @@ static void frames_until(game *g, uint32_t want, bool present) {
     for (int f = 0; f < MAX_FRAMES_PER_STEP; f++) {
         frame(g);
         bool there = rill_world_find_by_name(w, "Box A") != RILL_ENTITY_NULL;
-        if (rill_world_entity_count(w) == want && there == present)
+        if (rill_world_entity_count(w) == want && there == present) {
             return;
+        }
     }
     fail_msg("after %d frames: %u entities (want %u), district %s", MAX_FRAMES_PER_STEP,
              rill_world_entity_count(w), want, present ? "not in" : "still there");
@@ -119,8 +121,9 @@ static void cycle(game *g) {
 }
 
 static void live_bytes(long long out[RILL_MEM_TAG_NUM]) {
-    for (int t = 0; t < RILL_MEM_TAG_NUM; t++)
+    for (int t = 0; t < RILL_MEM_TAG_NUM; t++) {
         out[t] = (long long)rill_mem_live_bytes((rill_mem_tag)t);
+    }
 }
 
 static void open_game(game *g, const char *dir) {
@@ -135,14 +138,16 @@ static void open_game(game *g, const char *dir) {
     copy_file(RILL_TEST_CUBE_GLB, dir, "models/cube.glb");
     rill_error err = {0};
     g->c = rill_content_open(&(rill_content_desc){.input = dir, .deterministic = true}, &err);
-    if (!g->c)
+    if (!g->c) {
         fail_msg("%s", err.msg);
+    }
     rill_renderer_desc d;
     memset(&d, 0, sizeof(d));
     rill_content_renderer_desc(g->c, &d);
     d.quality = RILL_RENDER_QUALITY_LOW;
-    if (!(g->r = rill_renderer_create(&d, &err)))
+    if (!(g->r = rill_renderer_create(&d, &err))) {
         fail_msg("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s", err.msg);
+    }
     assert_int_equal(rill_content_load(g->c, g->r, &err), RILL_OK);
     g->cam = rill_world_find_by_name(rill_content_world(g->c), "Cam");
     assert_true(g->cam != RILL_ENTITY_NULL);
@@ -155,10 +160,12 @@ static void open_game(game *g, const char *dir) {
     assert_true(rill_world_find_by_name(w, "Lamp") != RILL_ENTITY_NULL);
     g->in_count = rill_world_entity_count(w);
     move_camera(g, 1000.0f);
-    for (int f = 0; f < MAX_FRAMES_PER_STEP && rill_world_find_by_name(w, "Box A"); f++)
+    for (int f = 0; f < MAX_FRAMES_PER_STEP && rill_world_find_by_name(w, "Box A"); f++) {
         frame(g);
-    for (int f = 0; f < 8; f++) /* what despawns after the district's own entities */
+    }
+    for (int f = 0; f < 8; f++) { /* what despawns after the district's own entities */
         frame(g);
+    }
     g->out_count = rill_world_entity_count(w);
     assert_true(g->out_count + 3 <= g->in_count);
 }
@@ -169,15 +176,18 @@ static void test_thousand_cycles_plateau(void **state) {
     rill_test_tmpdir(dir, sizeof(dir), "stream_cycles");
     game g;
     open_game(&g, dir);
-    for (int i = 0; i < WARM_CYCLES; i++)
+    for (int i = 0; i < WARM_CYCLES; i++) {
         cycle(&g);
+    }
     long long start[RILL_MEM_TAG_NUM], half[RILL_MEM_TAG_NUM], end[RILL_MEM_TAG_NUM];
     live_bytes(start);
-    for (int i = 0; i < CYCLES / 2; i++)
+    for (int i = 0; i < CYCLES / 2; i++) {
         cycle(&g);
+    }
     live_bytes(half);
-    for (int i = 0; i < CYCLES - CYCLES / 2; i++)
+    for (int i = 0; i < CYCLES - CYCLES / 2; i++) {
         cycle(&g);
+    }
     live_bytes(end);
     long long total_start = 0, total_end = 0;
     bool bad = false;
@@ -185,10 +195,11 @@ static void test_thousand_cycles_plateau(void **state) {
         long long d = end[t] - start[t], first = half[t] - start[t], second = end[t] - half[t];
         total_start += start[t];
         total_end += end[t];
-        if (d != 0 || first != 0)
+        if (d != 0 || first != 0) {
             print_message("tag %d: %lld bytes after %d warm cycles, %+lld after %d more "
                           "(%+lld, then %+lld)\n",
                           t, start[t], WARM_CYCLES, d, CYCLES, first, second);
+        }
         /* within TOLERANCE of the start, and no growth in the second half past the first's */
         if (llabs(d) > TOLERANCE || (second > 0 && second > (first > 0 ? first : 0) + 4096)) {
             print_message("tag %d grows: %+lld bytes over %d cycles\n", t, d, CYCLES);

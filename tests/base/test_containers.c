@@ -58,8 +58,9 @@ static void test_array_trim(void **state) {
     RILL_ARRAY(uint64_t) q = {0};
     size_t empty = rill_mem_live_bytes(RILL_MEM_CONTAINER);
     assert_non_null(rill_array_push_n(&q, 4096));
-    for (uint32_t i = 0; i < 4096; i++)
+    for (uint32_t i = 0; i < 4096; i++) {
         q.data[i] = i;
+    }
     assert_int_equal(q.cap, 4096);
     /* Swaying between a quarter and all of it: nothing moves. */
     for (int round = 0; round < 10; round++) {
@@ -74,8 +75,9 @@ static void test_array_trim(void **state) {
         rill_array_trim(&q, 40, 128);
         assert_int_equal(q.cap, expect[k]);
     }
-    for (uint32_t i = 0; i < 40; i++)
+    for (uint32_t i = 0; i < 40; i++) {
         assert_int_equal(q.data[i], i);
+    }
     assert_int_equal(rill_mem_live_bytes(RILL_MEM_CONTAINER) - empty, 128 * sizeof(uint64_t));
     /* A peak since the last trim keeps the memory even when the length is 0 now. */
     q.len = 0;
@@ -90,8 +92,9 @@ static void test_array_trim(void **state) {
     assert_int_equal(q.cap, 1000);
     assert_true(rill_array_fit(&q, 10));
     assert_int_equal(q.cap, 60);
-    for (uint32_t i = 0; i < 40; i++)
+    for (uint32_t i = 0; i < 40; i++) {
         assert_int_equal(q.data[i], i);
+    }
     q.len = 0;
     assert_true(rill_array_fit(&q, 0));
     assert_null(q.data);
@@ -125,8 +128,9 @@ static void test_size_for(void **state) {
     rill_map m = {0};
     assert_true(rill_map_size_for(&m, 70000)); /* 70000 / (3/4) -> 131072 */
     assert_int_equal(m.cap, 131072);
-    for (uint64_t k = 0; k < 1000; k++)
+    for (uint64_t k = 0; k < 1000; k++) {
         assert_true(rill_map_set(&m, k, k));
+    }
     assert_true(rill_map_size_for(&m, 40000)); /* 65536 wanted: within 2x, kept */
     assert_int_equal(m.cap, 131072);
     assert_true(rill_map_size_for(&m, 20000)); /* 32768 wanted: rehashed to it */
@@ -309,16 +313,19 @@ static void test_map_trim(void **state) {
     (void)state;
     RILL_TEST_LEAK_BEGIN();
     rill_map m = {0};
-    for (uint64_t k = 0; k < 100000; k++)
+    for (uint64_t k = 0; k < 100000; k++) {
         assert_true(rill_map_set(&m, k * 7919u, k));
+    }
     uint32_t full = m.cap;
     assert_false(rill_map_trim(&m, 0)); /* over 3/16 full */
     assert_int_equal(m.cap, full);
-    for (uint64_t k = 100; k < 100000; k++)
+    for (uint64_t k = 100; k < 100000; k++) {
         assert_true(rill_map_remove(&m, k * 7919u));
+    }
     uint32_t steps = 0;
-    while (rill_map_trim(&m, 1024))
+    while (rill_map_trim(&m, 1024)) {
         steps++;
+    }
     assert_int_equal(m.cap, 1024);
     assert_true(steps >= 7);
     for (uint64_t k = 0; k < 100; k++) {
@@ -328,11 +335,13 @@ static void test_map_trim(void **state) {
     }
     assert_false(rill_map_get(&m, 100u * 7919u, NULL));
     /* Grown back past the floor, then swaying between 3/16 and 3/4 full: no rehash. */
-    for (uint64_t k = 100; k < 1500; k++)
+    for (uint64_t k = 100; k < 1500; k++) {
         assert_true(rill_map_set(&m, k * 7919u, k));
+    }
     uint32_t cap = m.cap;
-    for (uint64_t k = 500; k < 1500; k++)
+    for (uint64_t k = 500; k < 1500; k++) {
         assert_true(rill_map_remove(&m, k * 7919u));
+    }
     assert_false(rill_map_trim(&m, 0));
     assert_int_equal(m.cap, cap);
     rill_map_free(&m);

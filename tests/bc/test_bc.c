@@ -183,8 +183,9 @@ static void test_bc7_golden(void **state) {
     uint8_t zero[16] = {0}, out[64];
     memset(out, 0x55, sizeof(out));
     rill_bc7_decode_block(zero, out);
-    for (int i = 0; i < 64; i++)
+    for (int i = 0; i < 64; i++) {
         assert_int_equal(out[i], 0);
+    }
 }
 
 /* Encoding then decoding with our own decoder must also reproduce what the independent decoder
@@ -248,8 +249,9 @@ static void test_bc7_flat_and_opaque(void **state) {
         rill_bc7_encode_block(px, NULL, blk);
         rill_bc7_decode_block(blk, out);
         for (int i = 0; i < 16; i++) {
-            for (int c = 0; c < 3; c++)
+            for (int c = 0; c < 3; c++) {
                 assert_true(abs((int)out[4 * i + c] - (int)px[4 * i + c]) <= 1);
+            }
             assert_int_equal(out[4 * i + 3], 255);
         }
     }
@@ -270,8 +272,9 @@ static void test_bc7_flat_and_opaque(void **state) {
     }
     uint8_t *img = make_image(PAT_PHOTO_LIKE, 32, 32, 3);
     uint8_t *dec = round_trip(RILL_TEX_FORMAT_BC7, img, 32, 32, 2);
-    for (size_t i = 0; i < 32 * 32; i++)
+    for (size_t i = 0; i < 32 * 32; i++) {
         assert_int_equal(dec[i * 4 + 3], 255);
+    }
     rill_free(dec);
     rill_free(img);
 }
@@ -358,8 +361,9 @@ static void test_bc1_bc4_bc5(void **state) {
     rill_bc4_encode_block(v16, blk);
     rill_bc4_decode_block(blk, out);
     for (int i = 0; i < 16; i++) {
-        if (v16[i] == 0 || v16[i] == 255)
+        if (v16[i] == 0 || v16[i] == 255) {
             assert_int_equal(out[i], v16[i]);
+        }
         assert_true(abs((int)out[i] - (int)v16[i]) <= 8);
     }
     rill_free(grad);
@@ -375,7 +379,7 @@ static void test_partial_blocks_and_errors(void **state) {
     for (size_t d = 0; d < RILL_COUNTOF(dims); d++) {
         uint32_t w = dims[d][0], h = dims[d][1];
         uint8_t *img = rill_malloc((size_t)w * h * 4);
-        for (uint32_t y = 0; y < h; y++)
+        for (uint32_t y = 0; y < h; y++) {
             for (uint32_t x = 0; x < w; x++) {
                 uint8_t *p = img + ((size_t)y * w + x) * 4;
                 p[0] = (uint8_t)(x * 30);
@@ -383,6 +387,7 @@ static void test_partial_blocks_and_errors(void **state) {
                 p[2] = (uint8_t)((x + y) * 11);
                 p[3] = 255;
             }
+        }
         rill_tex_format fmts[] = {RILL_TEX_FORMAT_BC7, RILL_TEX_FORMAT_BC1, RILL_TEX_FORMAT_BC5,
                                   RILL_TEX_FORMAT_BC4};
         for (size_t f = 0; f < RILL_COUNTOF(fmts); f++) {
@@ -414,8 +419,9 @@ static void test_bc_decode_random(void **state) {
     uint32_t seed = 11;
     for (int k = 0; k < 20000; k++) {
         uint8_t blk[16], out[64];
-        for (int i = 0; i < 16; i++)
+        for (int i = 0; i < 16; i++) {
             blk[i] = (uint8_t)lcg(&seed);
+        }
         rill_bc7_decode_block(blk, out);
         rill_bc1_decode_block(blk, out);
         rill_bc3_decode_block(blk, out);

@@ -437,9 +437,10 @@ static void test_terrain_raycast(void **state) {
                 assert_false(hit);
                 continue;
             }
-            if (!hit)
+            if (!hit) {
                 fail_msg("ray %d %d: o %f %f %f d %f %f %f want %f", i, j, o[0], o[1], o[2], d[0],
                          d[1], d[2], want);
+            }
             hits++;
             assert_float_equal(got, want, 0.02);
             float h = 0.0f, hn[3];

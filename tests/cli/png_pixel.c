@@ -34,8 +34,9 @@ int main(int argc, char **argv) {
         return 2;
     }
     rill_image img;
-    if (load(argv[1], &img))
+    if (load(argv[1], &img)) {
         return 1;
+    }
     int rc = 0;
     for (int i = 2; i + 1 < argc && rc == 0; i += 2) {
         long x = parse_coord(argv[i]), y = parse_coord(argv[i + 1]);

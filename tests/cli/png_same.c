@@ -29,8 +29,9 @@ int main(int argc, char **argv) {
     int tol = argc > 3 ? atoi(argv[3]) : 3;
     double min_match = argc > 4 ? atof(argv[4]) : 0.995;
     rill_image a, b;
-    if (load(argv[1], &a) || load(argv[2], &b))
+    if (load(argv[1], &a) || load(argv[2], &b)) {
         return 1;
+    }
     int rc = 1;
     if (a.width != b.width || a.height != b.height) {
         fprintf(stderr, "png_same: %s is %ux%u, %s is %ux%u\n", argv[1], a.width, a.height, argv[2],

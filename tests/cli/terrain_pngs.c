@@ -27,8 +27,9 @@ static int write_file(const char *dir, const char *name, const uint8_t *data, si
     FILE *f = fopen(path, "wb");
     if (!f || fwrite(data, 1, size, f) != size) {
         fprintf(stderr, "terrain_pngs: cannot write %s\n", path);
-        if (f)
+        if (f) {
             fclose(f);
+        }
         return 1;
     }
     return fclose(f) != 0;

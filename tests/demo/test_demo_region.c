@@ -11,8 +11,9 @@
 
 static uint32_t count_kind(const demo_region *r, demo_region_kind k) {
     uint32_t n = 0;
-    for (uint32_t i = 0; i < r->side * r->side; i++)
+    for (uint32_t i = 0; i < r->side * r->side; i++) {
         n += r->kinds[i] == k;
+    }
     return n;
 }
 
@@ -41,9 +42,11 @@ static void check_region(uint32_t km, demo_region *out) {
     /* Roads: every city has one, and they reach the region's edge. */
     assert_true(r.road_count >= r.city_count);
     bool to_edge = false;
-    for (uint32_t i = 0; i < r.road_count; i++)
-        for (int e = 0; e < 2; e++)
+    for (uint32_t i = 0; i < r.road_count; i++) {
+        for (int e = 0; e < 2; e++) {
             to_edge |= fabsf(r.roads[i].b[e]) > r.half;
+        }
+    }
     assert_true(to_edge);
     for (uint32_t i = 0; i < r.city_count; i++) {
         assert_true(demo_region_road_distance(&r, r.cities[i].x, r.cities[i].z) < 1.0f);
@@ -59,10 +62,11 @@ static void check_region(uint32_t km, demo_region *out) {
     for (uint32_t i = 0; i < r.side * r.side; i++) {
         float c[2];
         demo_region_cell_center(&r, i % r.side, i / r.side, c);
-        if (r.kinds[i] == DEMO_REGION_COUNTRY)
+        if (r.kinds[i] == DEMO_REGION_COUNTRY) {
             highest = fmaxf(highest, demo_region_ground(&r, c[0], c[1]));
-        else
+        } else {
             assert_float_equal(demo_region_ground(&r, c[0], c[1]), DEMO_REGION_GROUND, 0.01f);
+        }
     }
     assert_true(highest > 20.0f);
     const demo_region_road *rd = &r.roads[r.road_count - 1u];
@@ -77,8 +81,9 @@ static void check_region(uint32_t km, demo_region *out) {
     for (uint32_t i = 0; i < r.key_count; i++) {
         const demo_region_key *k = &r.keys[i];
         top = fmaxf(top, k->pos[1]);
-        if (k->has_look)
+        if (k->has_look) {
             continue;
+        }
         west = fminf(west, k->pos[0]), east = fmaxf(east, k->pos[0]);
         float above = k->pos[1] - demo_region_ground(&r, k->pos[0], k->pos[2]);
         assert_true(above >= DEMO_REGION_LOW - 0.5f && above <= DEMO_REGION_LOW + 150.0f);

@@ -60,8 +60,9 @@ static void close_fixture(fixture *f) {
 }
 
 static void frames(fixture *f, int n) {
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         rill_app_frame(f->app);
+    }
 }
 
 static void move_camera(fixture *f, float x, float z) {
@@ -121,11 +122,13 @@ static void test_gate_doors_open_when_the_camera_nears(void **state) {
     move_camera(&f, GATE[0] + 90.0f, GATE[2]);
     frames(&f, 120);
     rl = rotation(&f, left);
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 4; k++) {
         assert_float_equal(rl[k], closed_left[k], 1e-5);
+    }
     rr = rotation(&f, right);
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 4; k++) {
         assert_float_equal(rr[k], closed_right[k], 1e-5);
+    }
     assert_true(rill_scripts_running(s, left) && rill_scripts_running(s, right));
     close_fixture(&f);
 }

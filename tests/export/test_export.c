@@ -344,8 +344,9 @@ static void test_motion_kept(void **state) {
         size_t len = 0;
         uint8_t *data = pack_read(p, names[k], &len);
         rill_gltf_model *m = NULL;
-        if (rill_gltf_read_memory(data, len, NULL, &m, &err) != RILL_OK)
+        if (rill_gltf_read_memory(data, len, NULL, &m, &err) != RILL_OK) {
             fail_msg("%s: %s", names[k], err.msg);
+        }
         assert_int_equal(m->animation_count, 1);
         const rill_gltf_primitive *pr = &m->meshes[0].primitives[0];
         if (k == 0) {

@@ -50,8 +50,9 @@ static void test_morph_read(void **state) {
     assert_non_null(m3);
     const rill_gltf_primitive *p3 = &m3->meshes[0].primitives[0];
     assert_int_equal(p3->target_count, 3);
-    for (int t = 0; t < 3; t++)
+    for (int t = 0; t < 3; t++) {
         assert_float_equal(p3->target_positions[(2 * 3 + t) * 3], 1.0f, 0);
+    }
     rill_gltf_model_free(m3);
     rill_gltf_model_free(m);
 }
@@ -59,8 +60,9 @@ static void test_morph_read(void **state) {
 static void expect_refused(const morph_quad_opts *o, const char *part) {
     rill_error err = {0};
     rill_gltf_model *m = read_quad(o, &err);
-    if (m || !strstr(err.msg, "quad.gltf") || !strstr(err.msg, part))
+    if (m || !strstr(err.msg, "quad.gltf") || !strstr(err.msg, part)) {
         fail_msg("expected a refusal naming '%s', got: %s", part, m ? "a model" : err.msg);
+    }
 }
 
 static void test_hostile_morph(void **state) {
@@ -74,8 +76,9 @@ static void test_hostile_morph(void **state) {
     for (size_t k = 0; k < n; k += 5) {
         rill_gltf_model *m = NULL;
         rill_error err = {0};
-        if (rill_gltf_read_memory(text, k, NULL, &m, &err) == RILL_OK)
+        if (rill_gltf_read_memory(text, k, NULL, &m, &err) == RILL_OK) {
             rill_gltf_model_free(m);
+        }
     }
 }
 

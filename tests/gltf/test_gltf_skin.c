@@ -55,8 +55,9 @@ static void test_skin_read(void **state) {
     assert_float_equal(p->joints[9 * 4], 0.0f, 0);
     for (uint32_t v = 0; v < p->vertex_count; v++) {
         float sum = 0;
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < 4; k++) {
             sum += p->weights[v * 4 + k];
+        }
         assert_float_equal(sum, 1.0f, 1e-6);
     }
     rill_gltf_model_free(m);
@@ -65,8 +66,9 @@ static void test_skin_read(void **state) {
 static void expect_refused(const skin_bar_opts *o, const char *part) {
     rill_error err = {0};
     rill_gltf_model *m = read_bar(o, &err);
-    if (m || !strstr(err.msg, "bar.gltf") || !strstr(err.msg, part))
+    if (m || !strstr(err.msg, "bar.gltf") || !strstr(err.msg, part)) {
         fail_msg("expected a refusal naming '%s', got: %s", part, m ? "a model" : err.msg);
+    }
 }
 
 static void test_hostile_skins(void **state) {
@@ -87,8 +89,9 @@ static void test_hostile_skins(void **state) {
     for (size_t k = 0; k < n; k += 7) {
         rill_gltf_model *m = NULL;
         rill_error err = {0};
-        if (rill_gltf_read_memory(text, k, NULL, &m, &err) == RILL_OK)
+        if (rill_gltf_read_memory(text, k, NULL, &m, &err) == RILL_OK) {
             rill_gltf_model_free(m);
+        }
     }
 }
 

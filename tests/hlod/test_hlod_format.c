@@ -21,8 +21,9 @@ static rill_hlod *make(uint32_t parts, uint32_t empty) {
         rill_hlod_part *pt = &h->parts[p];
         pt->cell_min[0] = (float)p * 10.0f, pt->cell_max[0] = (float)p * 10.0f + 10.0f;
         pt->cell_max[1] = 10.0f;
-        if (p == empty)
+        if (p == empty) {
             continue;
+        }
         pt->vertex_count = 4, pt->index_count = 6, pt->palette_count = 2;
         pt->palette = calloc(2, 4);
         pt->palette[0] = 0xFF0000FFu, pt->palette[1] = 0xFF00FF00u + p;
@@ -111,14 +112,16 @@ static void expect_refused(const uint8_t *data, size_t size, size_t at, uint32_t
                            rill_result want, const char *needle) {
     uint8_t *bad = malloc(size);
     memcpy(bad, data, size);
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 4; k++) {
         bad[at + (size_t)k] = (uint8_t)(value >> (8 * k));
+    }
     rill_hlod *out = NULL;
     rill_error err = {0};
     assert_int_equal(rill_hlod_parse(bad, size, "bad.hlod", &out, &err), want);
     assert_null(out);
-    if (!strstr(err.msg, needle))
+    if (!strstr(err.msg, needle)) {
         fail_msg("'%s' lacks '%s'", err.msg, needle);
+    }
     free(bad);
 }
 
@@ -182,8 +185,9 @@ static void test_paths(void **state) {
  * times a factor of (1, 1, 0.5): the proxy's colour must come from both. */
 static void write_red_ball(const char *dir) {
     uint8_t px[8 * 8 * 4];
-    for (int i = 0; i < 64; i++)
+    for (int i = 0; i < 64; i++) {
         px[i * 4] = 255, px[i * 4 + 1] = 0, px[i * 4 + 2] = 0, px[i * 4 + 3] = 255;
+    }
     uint8_t *png = NULL;
     size_t size = 0;
     assert_int_equal(rill_image_encode_png(px, 8, 8, 4, &png, &size, NULL), RILL_OK);
@@ -255,12 +259,14 @@ static rill_hlod *read_proxy(const char *dir, const char *rel) {
     rill_test_path(path, sizeof path, dir, rel);
     uint8_t *data = NULL;
     size_t size = 0;
-    if (rill_file_read_all(path, &data, &size, NULL) != RILL_OK)
+    if (rill_file_read_all(path, &data, &size, NULL) != RILL_OK) {
         return NULL;
+    }
     rill_hlod *h = NULL;
     rill_error err = {0};
-    if (rill_hlod_parse(data, size, rel, &h, &err) != RILL_OK)
+    if (rill_hlod_parse(data, size, rel, &h, &err) != RILL_OK) {
         fail_msg("%s", err.msg);
+    }
     rill_free(data);
     return h;
 }
@@ -299,8 +305,9 @@ static void test_export_bakes_proxies(void **state) {
     assert_true(a->parts[0].palette_count >= 1);
     for (uint32_t i = 0; i < a->parts[0].palette_count; i++) {
         uint32_t c = a->parts[0].palette[i];
-        if (!((c & 0xFFu) >= 250u && ((c >> 8) & 0xFFu) <= 4u && ((c >> 16) & 0xFFu) <= 4u))
+        if (!((c & 0xFFu) >= 250u && ((c >> 8) & 0xFFu) <= 4u && ((c >> 16) & 0xFFu) <= 4u)) {
             print_error("palette[%u] = %08x\n", i, c);
+        }
         assert_true((c & 0xFFu) >= 250u && ((c >> 8) & 0xFFu) <= 4u && ((c >> 16) & 0xFFu) <= 4u);
     }
     rill_hlod *l1 = read_proxy(out, "main.hlod1");

@@ -100,18 +100,22 @@ static uint32_t frame(fixture *f, float x, float z, const rill_render_hlod_draw 
 
 static const rill_render_hlod_draw *drawn(const rill_render_hlod_draw *d, uint32_t n,
                                           rill_entity root) {
-    for (uint32_t i = 0; i < n; i++)
-        if (d[i].root == root && d[i].level == 0)
+    for (uint32_t i = 0; i < n; i++) {
+        if (d[i].root == root && d[i].level == 0) {
             return &d[i];
+        }
+    }
     return NULL;
 }
 
 static rill_stream_instance_info info_of(fixture *f, rill_entity root) {
     rill_stream_instance_info infos[8];
     uint32_t n = rill_stream_instances(f->fx.stream, infos, 8);
-    for (uint32_t i = 0; i < n && i < 8; i++)
-        if (infos[i].root == root)
+    for (uint32_t i = 0; i < n && i < 8; i++) {
+        if (infos[i].root == root) {
             return infos[i];
+        }
+    }
     fail_msg("instance not listed");
     return infos[0];
 }
@@ -132,10 +136,11 @@ static void step(fixture *f, track *t, float x) {
     const rill_render_hlod_draw *da = drawn(d, n, t->a);
     bool loaded = ia.state == RILL_INSTANCE_LOADED;
     t->since_loaded = loaded ? t->since_loaded + 1u : 0u;
-    if (t->frames > 2) /* the proxy is read, then uploaded at the next update */
+    if (t->frames > 2) { /* the proxy is read, then uploaded at the next update */
         assert_int_equal(da != NULL, !loaded || t->since_loaded < XFADE);
-    else
+    } else {
         assert_true(!da || !loaded);
+    }
     if (da && loaded) {
         t->crossfades++;
         assert_true(da->lod_fade > 0.0f && da->lod_fade < 1.0f);
@@ -147,8 +152,9 @@ static void step(fixture *f, track *t, float x) {
     assert_null(drawn(d, n, t->c));
     assert_null(drawn(d, n, t->z));
     uint32_t level0 = 0;
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         level0 += d[i].level == 0;
+    }
     assert_int_equal(level0, da ? 1u : 0u);
 }
 
@@ -177,10 +183,12 @@ static void test_drawn_exactly_where_not_resident(void **state) {
      * frames standing still so loads and unloads finish. */
     track t = {.a = a, .m = m, .c = c, .z = z};
     for (int leg = 0; leg < 4; leg++) {
-        for (int s = 0; s <= 40; s++)
+        for (int s = 0; s <= 40; s++) {
             step(&f, &t, leg % 2 ? 25.0f * (float)s : 1000.0f - 25.0f * (float)s);
-        for (int k = 0; k < 20; k++)
+        }
+        for (int k = 0; k < 20; k++) {
             step(&f, &t, leg % 2 ? 1000.0f : 0.0f);
+        }
         if (leg % 2 == 0) {
             /* Every district streamed in, proxies or not. */
             assert_int_equal(info_of(&f, a).state, RILL_INSTANCE_LOADED);
@@ -222,16 +230,18 @@ static void test_level1_cells(void **state) {
     const rill_render_hlod_draw *d = NULL;
     uint32_t n = 0;
     /* Far: the cell (its box reaches x = 100) 900 m away draws alone. */
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 4; k++) {
         n = frame(&f, 1000, 50, &d);
+    }
     assert_int_equal(n, 1);
     assert_int_equal(d[0].level, 1);
     assert_true(d[0].root == RILL_ENTITY_NULL && d[0].lod_fade == 0.0f);
     /* 550 m: half way through the level crossfade (500 + 100): +0.5 on the cell, -0.5 on both. */
     n = frame(&f, 650, 50, &d);
     assert_int_equal(n, 3);
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         assert_true(fabsf(d[i].lod_fade - (d[i].level ? 0.5f : -0.5f)) < 1e-3f);
+    }
     assert_non_null(drawn(d, n, a));
     assert_non_null(drawn(d, n, b));
     /* Nearer than level1_distance: only the instances' own proxies. */
@@ -239,16 +249,18 @@ static void test_level1_cells(void **state) {
     assert_int_equal(n, 2);
     assert_true(d[0].level == 0 && d[1].level == 0 && d[0].lod_fade == 0.0f);
     /* One member resident: the cell stands aside even far away (the other keeps its proxy). */
-    for (int k = 0; k < 20; k++)
+    for (int k = 0; k < 20; k++) {
         frame(&f, 30, 30, NULL);
+    }
     assert_int_equal(info_of(&f, a).state, RILL_INSTANCE_LOADED);
     rill_stream_hlod_settings hs = rill_stream_get_hlod(f.fx.stream);
     hs.level1_distance = 10.0f; /* the cell is "far" from here, but a member is in */
     hs.level_crossfade = 1.0f;
     rill_stream_set_hlod(f.fx.stream, &hs);
     n = frame(&f, 30, 30, &d);
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         assert_int_equal(d[i].level, 0);
+    }
     assert_null(drawn(d, n, a));
     assert_non_null(drawn(d, n, b));
     /* And they render, validation clean. */
@@ -261,8 +273,9 @@ static void test_level1_cells(void **state) {
     snap.instances = ins;
     snap.instance_count = n;
     rill_error err = {0};
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 3; k++) {
         assert_int_equal(rill_renderer_render(f.r, &snap, &err), RILL_OK);
+    }
     teardown(&f);
 }
 

@@ -12,9 +12,11 @@
 static rill_stream_instance_info info_of(sfx *fx, rill_entity root) {
     rill_stream_instance_info infos[8];
     uint32_t n = rill_stream_instances(fx->stream, infos, 8);
-    for (uint32_t i = 0; i < n && i < 8; i++)
-        if (infos[i].root == root)
+    for (uint32_t i = 0; i < n && i < 8; i++) {
+        if (infos[i].root == root) {
             return infos[i];
+        }
+    }
     fail_msg("instance not listed");
     return infos[0];
 }
@@ -37,8 +39,9 @@ static void test_share_follows_residency(void **state) {
     uint32_t frames = 0;
     for (; frames < 50 && info_of(&fx, root).state != RILL_INSTANCE_LOADED; frames++) {
         sfx_frame(&fx);
-        if (info_of(&fx, root).state != RILL_INSTANCE_LOADED)
+        if (info_of(&fx, root).state != RILL_INSTANCE_LOADED) {
             assert_true(info_of(&fx, root).proxy_fade == 1.0f);
+        }
     }
     assert_true(frames > 1);
     /* Loaded: the share falls by a quarter each update, to 0, and stays there. */

@@ -160,8 +160,9 @@ static void test_raycast_mesh_and_heightfield(void **state) {
     enum { N = 9 };
     float h[N * N];
     for (int z = 0; z < N; z++) {
-        for (int x = 0; x < N; x++)
+        for (int x = 0; x < N; x++) {
             h[z * N + x] = (float)x + 10.0f * (float)z;
+        }
     }
     rill_physics_shape_desc hd = {.type = RILL_PHYSICS_SHAPE_HEIGHTFIELD,
                                   .heights = h,
@@ -248,8 +249,9 @@ static void test_body_settles_on_box(void **state) {
     assert_int_equal(st.static_colliders, 1);
     const rill_transform *t = rill_world_get(f.world, body, rill_world_builtin(f.world)->transform);
     assert_true(t->translation[1] < 4.0f); /* falling */
-    for (int i = 0; i < 600; i++)
+    for (int i = 0; i < 600; i++) {
         rill_physics_step(f.phys, 1.0 / 60.0);
+    }
     t = rill_world_get(f.world, body, rill_world_builtin(f.world)->transform);
     const rill_rigid_body *now = rill_world_get(f.world, body, f.c.rigid_body);
     /* Resting on the top face: centre at 0.5 + 0.5, level, asleep. */
@@ -444,8 +446,9 @@ static uint32_t count_pair(fixture *f, rill_event_reader *rd, rill_entity x, ril
     while ((c = rill_event_read(f->world, rd)) != NULL) {
         if ((c->a == x && c->b == y) || (c->a == y && c->b == x)) {
             n++;
-            if (last)
+            if (last) {
                 *last = *c;
+            }
         }
     }
     return n;

@@ -56,8 +56,9 @@ static inline void batch_fx_camera_spawn(batch_fx *f, const batch_fx_camera *cam
     c.viewport[2] = c.viewport[3] = 1.0f;
     c.clear_color[2] = cam->clear_blue;
     assert_non_null(rill_world_add(f->w, e, rill_world_builtin(f->w)->camera, &c));
-    if (!cam->sun)
+    if (!cam->sun) {
         return;
+    }
     rill_entity sun = rill_world_spawn(f->w);
     rill_transform st = rill_transform_identity();
     st.rotation[0] = -0.45f, st.rotation[1] = 0.38f, st.rotation[2] = 0.21f, st.rotation[3] = 0.77f;

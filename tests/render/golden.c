@@ -80,8 +80,9 @@ bool golden_check(const char *name, const uint8_t *rgba, uint32_t w, uint32_t h,
             snprintf(out, sizeof(out), "%s/%s.actual.png", tmp, name);
             rill_image_write_png(out, rgba, w, h, 4, NULL);
             snprintf(out, sizeof(out), "%s/%s.diff.png", tmp, name);
-            if (diff)
+            if (diff) {
                 rill_image_write_png(out, diff, w, h, 4, NULL);
+            }
         }
         snprintf(msg, cap,
                  "%s: %.3f%% of pixels within +-%d (need %.1f%%), worst channel diff %d; diff: %s",
@@ -95,6 +96,7 @@ bool golden_check(const char *name, const uint8_t *rgba, uint32_t w, uint32_t h,
 
 void golden_expect(const char *name, const uint8_t *rgba, uint32_t w, uint32_t h) {
     char msg[1024];
-    if (!golden_check(name, rgba, w, h, msg, sizeof msg))
+    if (!golden_check(name, rgba, w, h, msg, sizeof msg)) {
         fail_msg("%s", msg);
+    }
 }

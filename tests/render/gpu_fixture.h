@@ -107,8 +107,9 @@ static inline rill_material mat(fixture *f, float r, float g, float b, float a, 
 /* Reads the last frame into px (W x H RGBA8) and checks that it raised no validation message. */
 static inline void read_frame(fixture *f, uint8_t *px) {
     rill_error err = {0};
-    if (rill_renderer_read_pixels(f->r, px, (size_t)W * H * 4, &err) != RILL_OK)
+    if (rill_renderer_read_pixels(f->r, px, (size_t)W * H * 4, &err) != RILL_OK) {
         fail_msg("read_pixels: %s", err.msg);
+    }
     rill_render_stats st;
     rill_renderer_stats(f->r, &st);
     assert_int_equal(st.validation_messages, 0);

@@ -75,8 +75,9 @@ static inline rill_result model_gen_glb(uint8_t **out, size_t *out_size, rill_er
         prims[i].index_count = 36;
         prims[i].indices = idx;
         prims[i].material = i == 2 ? -1 : i; /* the last one uses the default material */
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 3; k++) {
             prims[i].bounds_min[k] = -0.5f, prims[i].bounds_max[k] = 0.5f;
+        }
     }
     rill_gltf_mesh meshes[2] = {{"box", 1, &prims[0]}, {"pair", 2, &prims[1]}};
     rill_gltf_material mats[2];

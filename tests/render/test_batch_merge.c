@@ -39,8 +39,9 @@ static float frand(void) {
 static float *floats(uint32_t n) {
     float *f = malloc(n * sizeof(float));
     assert_non_null(f);
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         f[i] = frand();
+    }
     return f;
 }
 
@@ -64,8 +65,9 @@ static void make_member(fixture *f, uint32_t i, uint32_t n, bool edges) {
         p->indices[3 * t + 1] = t + 2; /* out of order: offsets must follow the indices */
         p->indices[3 * t + 2] = t + 1;
     }
-    if (i == 1)
+    if (i == 1) {
         p->indices[1] = n + 7; /* past its vertices: reads its first one */
+    }
     if (edges) {
         p->edge_index_count = 2 * n;
         p->edge_indices = malloc(p->edge_index_count * sizeof(uint32_t));
@@ -78,8 +80,9 @@ static void make_member(fixture *f, uint32_t i, uint32_t n, bool edges) {
     /* Turned, scaled unevenly and moved: normals go through the inverse transpose; members 2 and 5
      * mirror (x scaled by a negative factor). */
     float c = cosf(0.3f * (float)i), s = sinf(0.3f * (float)i), sx = 1.0f + 0.25f * (float)i;
-    if (i == 2 || i == 5)
+    if (i == 2 || i == 5) {
         sx = -sx;
+    }
     const float m[16] = {c * sx,           0,    -s * sx,          0, 0, 0.5f, 0, 0, s, 0, c, 0,
                          10.0f * (float)i, 1.5f, -3.0f * (float)i, 1};
     memcpy(f->m[i], m, sizeof(m));
@@ -119,8 +122,9 @@ static int teardown(void **state) {
 static void merge(const fixture *f, rill_jobs *jobs, rill__merge *mg) {
     rill__merge_clear(mg);
     for (uint32_t i = 0; i < MEMBERS; i++) {
-        if (i == 0 || f->mesh_of[i] != f->mesh_of[i - 1])
+        if (i == 0 || f->mesh_of[i] != f->mesh_of[i - 1]) {
             assert_true(rill__merge_mesh_begin(mg, 100u + i));
+        }
         assert_true(rill__merge_add(mg, &f->prims[i], f->m[i]));
     }
     assert_true(rill__merge_run(mg, jobs, f->origin));
@@ -149,8 +153,9 @@ static bool mirrors(const float *m) {
 
 /* A tangent through m's 3x3, its sign flipped when m mirrors (the batch draws unmirrored). */
 static void assert_tangent(const float got[4], const float t[4], const float *m) {
-    for (int r = 0; r < 3; r++)
+    for (int r = 0; r < 3; r++) {
         assert_near(got[r], m[r] * t[0] + m[4 + r] * t[1] + m[8 + r] * t[2]);
+    }
     assert_true(got[3] == (mirrors(m) ? -t[3] : t[3]));
 }
 
@@ -161,13 +166,15 @@ static void assert_mesh_bounds(const rill__merge *mg) {
         const rill__merge_mesh *mm = &mg->meshes.data[k];
         const rill_vertex *v = mg->vertices.data + mm->first_vertex;
         float box[6] = {INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY}, c[3];
-        for (uint32_t i = 0; i < mm->vertex_count; i++)
+        for (uint32_t i = 0; i < mm->vertex_count; i++) {
             for (int r = 0; r < 3; r++) {
                 box[r] = fminf(box[r], v[i].position[r]);
                 box[3 + r] = fmaxf(box[3 + r], v[i].position[r]);
             }
-        for (int r = 0; r < 3; r++)
+        }
+        for (int r = 0; r < 3; r++) {
             c[r] = 0.5f * (box[r] + box[3 + r]);
+        }
         float r2 = 0.0f;
         for (uint32_t i = 0; i < mm->vertex_count; i++) {
             float d2 = 0.0f;
@@ -194,8 +201,9 @@ static void assert_layout(const fixture *f, const rill__merge *mg) {
     for (uint32_t i = 0; i < MEMBERS; i++) {
         const rill_gltf_primitive *p = &f->prims[i];
         const rill__merge_member *mb = &mg->members.data[i];
-        if (i == 4)
+        if (i == 4) {
             base = 0; /* a new mesh */
+        }
         assert_int_equal(mb->first_vertex, v);
         assert_int_equal(mb->base, base);
         assert_int_equal(mb->first_index, ix);
@@ -211,8 +219,9 @@ static void assert_layout(const fixture *f, const rill__merge *mg) {
                 box[r] = fminf(box[r], o->position[r]);
                 box[3 + r] = fmaxf(box[3 + r], o->position[r]);
             }
-            if (p->uv0)
+            if (p->uv0) {
                 assert_memory_equal(o->uv, p->uv0 + 2 * k, sizeof(o->uv));
+            }
             if (p->normals) {
                 assert_normal(o->normal, p->normals + 3 * k, m);
                 assert_tangent(o->tangent, p->tangents + 4 * k, m);
@@ -229,8 +238,9 @@ static void assert_layout(const fixture *f, const rill__merge *mg) {
             uint32_t want = base + (p->indices[from] < p->vertex_count ? p->indices[from] : 0u);
             assert_int_equal(mg->indices.data[ix + k], want);
         }
-        for (uint32_t k = 0; k < p->edge_index_count; k++)
+        for (uint32_t k = 0; k < p->edge_index_count; k++) {
             assert_int_equal(mg->edges.data[ex + k], base + p->edge_indices[k]);
+        }
         v += p->vertex_count;
         ix += p->index_count;
         ex += p->edge_index_count;
@@ -283,8 +293,9 @@ static void test_serial_layout(void **state) {
     assert_layout(f, &mg);
     /* The big member is cut into pieces over several slices; small ones share a slice. */
     uint32_t big_pieces = 0;
-    for (uint32_t k = 0; k < mg.pieces.len; k++)
+    for (uint32_t k = 0; k < mg.pieces.len; k++) {
         big_pieces += mg.pieces.data[k].member == BIG;
+    }
     assert_int_equal(big_pieces,
                      (BIG_VERTICES + RILL__MERGE_SLICE_VERTICES - 1u) / RILL__MERGE_SLICE_VERTICES);
     assert_true(mg.slices.len - 1u > big_pieces);
@@ -308,8 +319,9 @@ static void test_jobs_match_serial(void **state) {
         rill_jobs *jobs = rill_jobs_create(&descs[d], NULL);
         assert_non_null(jobs);
         for (int k = 0; k < 8; k++) { /* workers take other slices each time */
-            if (by.vertices.data)     /* stale bytes from the last run must all be written over */
+            if (by.vertices.data) {   /* stale bytes from the last run must all be written over */
                 memset(by.vertices.data, 0xAB, by.vertices.cap * sizeof(rill_vertex));
+            }
             merge(f, jobs, &by);
             assert_layout(f, &by);
             assert_same(&serial, &by);

@@ -46,8 +46,9 @@ static void fx_init(fx *f) {
     batch_fx_open(
         &f->b, "batch_rest", 96, 64, RILL_RENDER_BACKEND_NULL,
         &(batch_fx_camera){.pos = {4.0f, 6.0f, 12.0f}, .pitch = 0.45f, .far_plane = 100.0f});
-    for (uint32_t i = 0; i < BOXES; i++)
+    for (uint32_t i = 0; i < BOXES; i++) {
         box(f, 1.0f + 1.5f * (float)i, 2.0f);
+    }
     f->mover = box(f, 1.0f, 5.0f);
 }
 
@@ -64,24 +65,28 @@ static void extract(fx *f) {
 /* An app frame: the mover moves to x (or, x < 0, stays), transforms update, extract, render. */
 static void frame(fx *f, float x) {
     rill_error err = {0};
-    if (x >= 0.0f)
+    if (x >= 0.0f) {
         place(f, f->mover, x, 5.0f);
+    }
     rill_world_update_transforms(f->b.w);
     extract(f);
     assert_int_equal(rill_renderer_render(f->b.r, &f->b.snap, &err), RILL_OK);
 }
 
 static bool drawn_alone(const fx *f, rill_entity e) {
-    for (uint32_t i = 0; i < f->b.snap.instance_count; i++)
-        if (f->b.snap.instances[i].id == e)
+    for (uint32_t i = 0; i < f->b.snap.instance_count; i++) {
+        if (f->b.snap.instances[i].id == e) {
             return true;
+        }
+    }
     return false;
 }
 
 static uint32_t batches_drawn(const fx *f) {
     uint32_t n = 0;
-    for (uint32_t i = 0; i < f->b.snap.instance_count; i++)
+    for (uint32_t i = 0; i < f->b.snap.instance_count; i++) {
         n += (f->b.snap.instances[i].id & BATCH_BIT) != 0;
+    }
     return n;
 }
 
@@ -96,8 +101,9 @@ static void start_moving(fx *f) {
     rill_render_assets_set_batching(
         f->b.ra, &(rill_render_batching){
                      .enabled = true, .cell_size = 8.0f, .static_frames = STATIC_FRAMES});
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < 6; i++) {
         frame(f, 1.0f + 0.1f * (float)i);
+    }
     assert_int_equal(batches_drawn(f), 1);
     assert_true(drawn_alone(f, f->mover));
     assert_int_equal(stats(f).batched_entities, BOXES);

@@ -59,8 +59,9 @@ static void fx_init(fx *f) {
                                      .far_plane = 200.0f,
                                      .clear_blue = 0.2f,
                                      .sun = true});
-    for (uint32_t k = 0; k < BOXES; k++)
+    for (uint32_t k = 0; k < BOXES; k++) {
         f->box[k] = box(f, k);
+    }
 }
 
 static void fx_done(fx *f) {
@@ -82,8 +83,9 @@ static double match_fraction(const uint8_t *a, const uint8_t *b) {
     uint32_t ok = 0;
     for (uint32_t i = 0; i < W * H; i++) {
         bool same = true;
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 3; k++) {
             same &= abs((int)a[i * 4 + k] - (int)b[i * 4 + k]) <= RILL_GOLDEN_TOLERANCE;
+        }
         ok += same;
     }
     return (double)ok / (W * H);
@@ -102,17 +104,19 @@ static uint32_t assert_each_once(const fx *f, const bool *shown) {
     uint32_t alone = 0, indices = 0, want = 0;
     for (uint32_t k = 0; k < BOXES; k++) {
         uint32_t seen = 0;
-        for (uint32_t i = 0; i < f->b.snap.instance_count; i++)
+        for (uint32_t i = 0; i < f->b.snap.instance_count; i++) {
             seen += f->b.snap.instances[i].id == f->box[k] &&
                     f->b.snap.instances[i].mode != RILL_RENDER_MODE_HIDDEN; /* (no pass draws it) */
+        }
         assert_true(seen <= (shown[k] ? 1u : 0u));
         alone += seen;
         want += shown[k];
     }
     for (uint32_t i = 0; i < f->b.snap.instance_count; i++) {
         const rill_render_instance *in = &f->b.snap.instances[i];
-        for (uint32_t r = 0; (in->id & BATCH_BIT) && r < in->range_count; r++)
+        for (uint32_t r = 0; (in->id & BATCH_BIT) && r < in->range_count; r++) {
             indices += f->b.snap.ranges[in->range_first + r].index_count;
+        }
     }
     assert_int_equal(indices % BOX_INDICES, 0);
     assert_int_equal(alone + indices / BOX_INDICES, want);
@@ -148,8 +152,9 @@ static void test_sliced_build(void **state) {
     fx_init(&f);
     static uint8_t ref[W * H * 4], px[W * H * 4];
     bool shown[BOXES];
-    for (uint32_t k = 0; k < BOXES; k++)
+    for (uint32_t k = 0; k < BOXES; k++) {
         shown[k] = true;
+    }
     frame(&f, ref);
     frame(&f, ref);
     assert_int_equal(f.b.snap.instance_count, BOXES);
@@ -202,8 +207,9 @@ static void test_sliced_build(void **state) {
  * despawned, 2 and 14 given other channels, 3 and 16 switched off as a LOD level is. Spread over
  * the three keys and the cell, some are settled in a batch mesh already, some not yet. */
 static void change_boxes(fx *f, bool *shown, rill_entity *hidden) {
-    for (uint32_t k = 0; k < BOXES; k += 5)
+    for (uint32_t k = 0; k < BOXES; k += 5) {
         place(f, f->box[k], 1.5f + 2.5f * (float)(k % 6) + 0.7f, 1.5f + 2.5f * (float)(k / 6));
+    }
     const uint32_t gone[] = {1, 13}, chan[] = {2, 14}, off[] = {3, 16};
     for (int i = 0; i < 2; i++) {
         assert_true(rill_world_despawn(f->b.w, f->box[gone[i]]));
@@ -234,8 +240,9 @@ static void test_change_mid_build(void **state) {
     static uint8_t ref[W * H * 4], px[W * H * 4];
     static uint8_t seen[40][W * H * 4];
     bool shown[BOXES];
-    for (uint32_t k = 0; k < BOXES; k++)
+    for (uint32_t k = 0; k < BOXES; k++) {
         shown[k] = true;
+    }
     frame(&f, ref);
     frame(&f, ref);
     batching_on(&f, 1e-6f, 2 * 24);
@@ -286,8 +293,9 @@ static void test_change_mid_build(void **state) {
     /* The reference: the same world unbatched; every frame since the changes showed it. */
     rill_render_assets_set_batching(f.b.ra, &(rill_render_batching){.enabled = false});
     frame(&f, ref);
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         assert_true(match_fraction(ref, seen[i]) >= RILL_GOLDEN_MIN_MATCH);
+    }
     fx_done(&f);
 }
 

@@ -40,8 +40,9 @@ typedef struct fx {
 
 static rill_entity cube(fx *f, uint32_t mesh, uint32_t prim, float x, float z, const char *name) {
     rill_entity e = batch_fx_box(&f->b, mesh, prim, x, z, true);
-    if (name)
+    if (name) {
         rill_world_set_name(f->b.w, e, name);
+    }
     return e;
 }
 
@@ -96,8 +97,9 @@ static uint32_t settle(fx *f, uint32_t want) {
     rill_mesh meshes[16];
     for (int i = 0; i < 12; i++) {
         frame(f);
-        if (count_batches(f, ids, meshes, 16) == want)
+        if (count_batches(f, ids, meshes, 16) == want) {
             return want;
+        }
     }
     return count_batches(f, ids, meshes, 16);
 }
@@ -106,8 +108,9 @@ static double match_fraction(const uint8_t *a, const uint8_t *b, uint32_t n) {
     uint32_t ok = 0;
     for (uint32_t i = 0; i < n; i++) {
         bool same = true;
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 3; k++) {
             same &= abs((int)a[i * 4 + k] - (int)b[i * 4 + k]) <= RILL_GOLDEN_TOLERANCE;
+        }
         ok += same;
     }
     return (double)ok / n;
@@ -121,8 +124,9 @@ static void test_batching(void **state) {
      * (material 1), one "pair" primitive-1 cube (the default material, alone: a group of one),
      * two ghost-masked boxes (same material, another mask), an NM_ box (preserve identity), a
      * box with its own wireframe RenderMode, and a box that moves every frame. */
-    for (int i = 0; i < 10; i++)
+    for (int i = 0; i < 10; i++) {
         cube(&f, 0, 0, 0.8f + 0.7f * (float)i, 1.0f + (float)(i % 3) * 2.0f, NULL);
+    }
     cube(&f, 1, 0, 2.0f, 6.5f, NULL);
     cube(&f, 1, 0, 4.0f, 6.5f, NULL);
     cube(&f, 1, 1, 6.0f, 6.5f, NULL);
@@ -137,14 +141,16 @@ static void test_batching(void **state) {
     f.mover_x = 1.0f;
     /* Cell (1,0,0): three boxes. */
     rill_entity c1[3];
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         c1[i] = cube(&f, 0, 0, 9.5f + 2.0f * (float)i, 2.0f, NULL);
+    }
     (void)nm;
     uint32_t entities = 10 + 3 + 2 + 1 + 1 + 1 + 3;
 
     /* Unbatched reference. */
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         frame(&f);
+    }
     assert_int_equal(f.b.snap.instance_count, entities);
     static uint8_t ref[W * H * 4], px[W * H * 4];
     rill_error err = {0};
@@ -172,9 +178,10 @@ static void test_batching(void **state) {
     assert_int_equal(f.b.snap.instance_count, entities - batched + want);
     for (uint32_t i = 0; i < f.b.snap.instance_count; i++) {
         rill_entity e = f.b.snap.instances[i].id;
-        if (!(e & BATCH_BIT))
+        if (!(e & BATCH_BIT)) {
             assert_true(e == nm || e == wire || e == f.mover ||
                         (!mdi && rill_world_get_name(f.b.w, e) == NULL)); /* the lone cube */
+        }
     }
     /* Same picture (the mover moved a little: its own pixels may differ; the golden rule allows
      * 0.5 %). */
@@ -207,9 +214,11 @@ static void test_batching(void **state) {
     assert_int_equal(bs.batched_entities, batched - 1 + mdi);
     assert_int_equal(count_batches(&f, ids1, m1, 16), want2);
     uint32_t kept = 0;
-    for (uint32_t i = 0; i < want; i++)
-        for (uint32_t k = 0; k < want2; k++)
+    for (uint32_t i = 0; i < want; i++) {
+        for (uint32_t k = 0; k < want2; k++) {
             kept += ids0[i] == ids1[k] && m0[i].id == m1[k].id;
+        }
+    }
     assert_int_equal(kept, want - 1); /* cell 0's batches untouched */
 
     /* A channel's render mode: no rebuild, the batches carry the mode. */
@@ -218,17 +227,20 @@ static void test_batching(void **state) {
     rill_render_assets_get_batching_stats(f.b.ra, &bs);
     assert_int_equal(bs.cells_built, 3);
     uint32_t wired = 0;
-    for (uint32_t i = 0; i < f.b.snap.instance_count; i++)
+    for (uint32_t i = 0; i < f.b.snap.instance_count; i++) {
         wired += (f.b.snap.instances[i].id & BATCH_BIT) &&
                  f.b.snap.instances[i].mode == RILL_RENDER_MODE_WIREFRAME;
+    }
     assert_int_equal(wired, 1 + mdi); /* the ghost-masked pair of cell 0 (and cell 1's one) */
     rill_channels_set_visible(f.b.w, RILL_CHANNEL_CONTEXT, false);
     frame(&f);
     rill_render_assets_get_batching_stats(f.b.ra, &bs);
     assert_int_equal(bs.cells_built, 3);
-    for (uint32_t i = 0; i < f.b.snap.instance_count; i++)
-        if (f.b.snap.instances[i].id & BATCH_BIT)
+    for (uint32_t i = 0; i < f.b.snap.instance_count; i++) {
+        if (f.b.snap.instances[i].id & BATCH_BIT) {
             assert_int_equal(f.b.snap.instances[i].mode, RILL_RENDER_MODE_HIDDEN);
+        }
+    }
 
     /* Off: every entity is an instance again. */
     rill_render_assets_set_batching(f.b.ra, &(rill_render_batching){.enabled = false});
@@ -250,18 +262,22 @@ static uint64_t frame_triangles(fx *f) {
 
 /* The instance of entity e in the last snapshot, or NULL. */
 static const rill_render_instance *instance_of(const fx *f, rill_entity e) {
-    for (uint32_t i = 0; i < f->b.snap.instance_count; i++)
-        if (f->b.snap.instances[i].id == e)
+    for (uint32_t i = 0; i < f->b.snap.instance_count; i++) {
+        if (f->b.snap.instances[i].id == e) {
             return &f->b.snap.instances[i];
+        }
+    }
     return NULL;
 }
 
 /* The ranges of the batch instances in the last snapshot. */
 static uint32_t batch_ranges(const fx *f) {
     uint32_t n = 0;
-    for (uint32_t i = 0; i < f->b.snap.instance_count; i++)
-        if (f->b.snap.instances[i].id & BATCH_BIT)
+    for (uint32_t i = 0; i < f->b.snap.instance_count; i++) {
+        if (f->b.snap.instances[i].id & BATCH_BIT) {
             n += f->b.snap.instances[i].range_count;
+        }
+    }
     return n;
 }
 
@@ -355,16 +371,18 @@ static void show_level(fx *f, const rill_model_components *mc, const rill_entity
                        const rill_entity *b, uint32_t n, bool show_a, float fade) {
     for (uint32_t i = 0; i < n; i++) {
         rill_scene_model_set_level(f->b.w, mc, show_a ? a[i] : b[i], true, fade);
-        if (fade != 0.0f)
+        if (fade != 0.0f) {
             rill_scene_model_set_level(f->b.w, mc, show_a ? b[i] : a[i], true, -fade);
-        else
+        } else {
             rill_scene_model_set_level(f->b.w, mc, show_a ? b[i] : a[i], false, 0.0f);
+        }
     }
 }
 
 static void read_frame(fx *f, uint8_t *px, uint32_t frames) {
-    for (uint32_t i = 0; i < frames; i++)
+    for (uint32_t i = 0; i < frames; i++) {
         frame(f);
+    }
     rill_error err = {0};
     assert_int_equal(rill_renderer_read_pixels(f->b.r, px, (size_t)W * H * 4, &err), RILL_OK);
 }
@@ -397,8 +415,9 @@ static void test_lod_switch(void **state) {
     assert_int_equal(batching_stats(&f).batched_entities, N); /* level B never shown yet */
     /* B shown: its members are new (drawn alone until the cell is rebuilt with both levels). */
     show_level(&f, &mc, a, b, N, false, 0.0f);
-    for (int i = 0; i < 12 && batching_stats(&f).batched_entities != 2 * N; i++)
+    for (int i = 0; i < 12 && batching_stats(&f).batched_entities != 2 * N; i++) {
         frame(&f);
+    }
     assert_int_equal(batching_stats(&f).batched_entities, 2 * N);
     assert_int_equal(settle(&f, 1), 1);
     rill_render_batching_stats bs = batching_stats(&f);
@@ -420,8 +439,9 @@ static void test_lod_switch(void **state) {
     show_level(&f, &mc, a, b, N, true, 0.5f);
     frame(&f);
     assert_int_equal(f.b.snap.instance_count, 2 * N);
-    for (uint32_t i = 0; i < f.b.snap.instance_count; i++)
+    for (uint32_t i = 0; i < f.b.snap.instance_count; i++) {
         assert_true(f.b.snap.instances[i].lod_fade != 0.0f);
+    }
     show_level(&f, &mc, a, b, N, true, 0.0f);
     read_frame(&f, px, 1);
     assert_int_equal(f.b.snap.instance_count, 1);
@@ -440,9 +460,11 @@ static void test_lod_switch(void **state) {
 
 /* Two boxes in each of `cells` 8 m cells along +x. */
 static void two_boxes_a_cell(fx *f, int cells) {
-    for (int k = 0; k < cells; k++)
-        for (int i = 0; i < 2; i++)
+    for (int k = 0; k < cells; k++) {
+        for (int i = 0; i < 2; i++) {
             cube(f, 0, 0, 8.0f * (float)k + 2.0f + 3.0f * (float)i, 3.0f, NULL);
+        }
+    }
 }
 
 static void test_build_budget(void **state) {
@@ -520,8 +542,9 @@ static void test_blend_excluded(void **state) {
                                     &(rill_render_batching){.enabled = true, .cell_size = 8});
     assert_int_equal(settle(&f, 1), 1);
     assert_int_equal(f.b.snap.instance_count, 1 + 4); /* the opaque batch, the four glass boxes */
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
         assert_non_null(instance_of(&f, glass[i]));
+    }
     assert_int_equal(batching_stats(&f).batched_entities, 4);
     rill_asset_release(f.b.as, blend);
     fx_done(&f);
@@ -543,8 +566,9 @@ static void test_mirrored(void **state) {
             t->scale[0] = -1.0f;
         }
     }
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         frame(&f);
+    }
     assert_int_equal(f.b.snap.instance_count, 8);
     static uint8_t ref[W * H * 4], px[W * H * 4];
     rill_error err = {0};
@@ -567,15 +591,18 @@ static void test_heatmap(void **state) {
     (void)state;
     fx f;
     fx_init(&f);
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < 8; i++) {
         cube(&f, 0, 0, 0.8f + 0.9f * (float)i, 1.0f + (float)(i % 3) * 2.0f, NULL);
+    }
     rill_render_assets_set_texture_heatmap(f.b.ra, true);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         frame(&f);
+    }
     assert_int_equal(f.b.snap.instance_count, 8);
     rill_material heat = f.b.snap.instances[0].material;
-    for (uint32_t i = 1; i < f.b.snap.instance_count; i++)
+    for (uint32_t i = 1; i < f.b.snap.instance_count; i++) {
         assert_int_equal(f.b.snap.instances[i].material.id, heat.id);
+    }
     static uint8_t ref[W * H * 4], px[W * H * 4];
     rill_error err = {0};
     assert_int_equal(rill_renderer_read_pixels(f.b.r, ref, sizeof(ref), &err), RILL_OK);
@@ -654,8 +681,9 @@ static void test_records_paged(void **state) {
     rill_entity *others = malloc(OTHERS * sizeof(*others));
     assert_non_null(others);
     assert_int_equal(rill_world_spawn_n(f.b.w, OTHERS, others), OTHERS);
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
         cube(&f, 0, 0, 2.0f + 3.0f * (float)i, 3.0f, NULL);
+    }
     frame(&f);
     frame(&f);
     size_t before = rill_mem_live_total();

@@ -30,8 +30,9 @@
 /* Counts warnings from the render module. */
 static void count_warn_sink(rill_log_level level, const char *module, const char *msg, void *user) {
     (void)msg;
-    if (level == RILL_LOG_WARN && strcmp(module, "render") == 0)
+    if (level == RILL_LOG_WARN && strcmp(module, "render") == 0) {
         (*(int *)user)++;
+    }
 }
 
 /* Spawns a camera looking from eye at target. */
@@ -42,8 +43,9 @@ static rill_camera *spawn_camera(rill_world *w, rill_entity *out, const float ey
     rill_camera *c = rill_world_add(w, e, b->camera, NULL);
     assert_non_null(c);
     render_test_entity_look_at(w, e, eye, target);
-    if (out)
+    if (out) {
         *out = e;
+    }
     return rill_world_get(w, e, b->camera);
 }
 
@@ -84,10 +86,12 @@ static void render_world(fixture *f, rill_world *w, const rill_render_components
     rill_world_update_transforms(w);
     rill_render_snapshot snap;
     rill_error err = {0};
-    if (rill_render_extract(w, rc, xb, &snap, &err) != RILL_OK)
+    if (rill_render_extract(w, rc, xb, &snap, &err) != RILL_OK) {
         fail_msg("extract: %s", err.msg);
-    if (rill_renderer_render(f->r, &snap, &err) != RILL_OK)
+    }
+    if (rill_renderer_render(f->r, &snap, &err) != RILL_OK) {
         fail_msg("render: %s", err.msg);
+    }
     read_frame(f, px);
 }
 
@@ -145,8 +149,9 @@ static void test_camera_views_extract(void **state) {
     assert_int_equal(snap.view_count, RILL_RENDER_MAX_VIEWS);
     /* Orders 0, 1, 2, 3 (the earlier entity first), 3 (dup), 4, 5, 6; 7..9 dropped. */
     int32_t want[RILL_RENDER_MAX_VIEWS] = {0, 1, 2, 3, 3, 4, 5, 6};
-    for (uint32_t i = 0; i < snap.view_count; i++)
+    for (uint32_t i = 0; i < snap.view_count; i++) {
         assert_int_equal(snap.views[i].order, want[i]);
+    }
     assert_float_equal(snap.views[3].clear_color[0], 0.3f, 1e-6);
     assert_true(snap.views[3].tonemapper == RILL_TONEMAP_DEFAULT); /* hdr on */
     assert_false(snap.views[3].orthographic);
@@ -169,8 +174,9 @@ static void test_camera_views_extract(void **state) {
     /* Without a default camera the lowest order wins; a new buffer warns again. */
     rill_camera *c = rill_world_get(w, ents[11], rill_world_builtin(w)->camera);
     c->is_default = false;
-    for (int i = 0; i < 10; i++)
+    for (int i = 0; i < 10; i++) {
         rill_world_despawn(w, ents[i]);
+    }
     rill_render_extract_buf xb2 = {0};
     warnings = 0;
     rill_log_set_sink(count_warn_sink, &warnings);
@@ -278,9 +284,11 @@ static void test_camera_split_screen(void **state) {
     l->viewport[2] = 0.0f;
     rill_world_despawn(w, right);
     render_world(f, w, &rc, &xb, px);
-    for (uint32_t i = 0; i < W * H; i++)
-        if (px[i * 4] || px[i * 4 + 1] || px[i * 4 + 2])
+    for (uint32_t i = 0; i < W * H; i++) {
+        if (px[i * 4] || px[i * 4 + 1] || px[i * 4 + 2]) {
             fail_msg("pixel %u is not black", i);
+        }
+    }
     rill_render_extract_buf_free(&xb);
     rill_world_destroy(w);
 }

@@ -121,10 +121,12 @@ static void render(fixture *f, uint32_t frames, uint8_t *px) {
     for (uint32_t i = 0; i < frames; i++) {
         rill_world_update_transforms(f->w);
         rill_render_snapshot snap;
-        if (rill_render_extract(f->w, &f->rc, &f->xb, &snap, &err) != RILL_OK)
+        if (rill_render_extract(f->w, &f->rc, &f->xb, &snap, &err) != RILL_OK) {
             fail_msg("extract: %s", err.msg);
-        if (rill_renderer_render(f->r, &snap, &err) != RILL_OK)
+        }
+        if (rill_renderer_render(f->r, &snap, &err) != RILL_OK) {
             fail_msg("render: %s", err.msg);
+        }
     }
     assert_int_equal(rill_renderer_read_pixels(f->r, px, W * H * 4, &err), RILL_OK);
     rill_render_stats st;
@@ -137,8 +139,8 @@ static void render(fixture *f, uint32_t frames, uint8_t *px) {
 static uint32_t changed(const uint8_t *a, const uint8_t *b, uint32_t x0, uint32_t y0, uint32_t x1,
                         uint32_t y1) {
     uint32_t n = 0;
-    for (uint32_t y = y0; y < y1; y++)
-        for (uint32_t x = x0; x < x1; x++)
+    for (uint32_t y = y0; y < y1; y++) {
+        for (uint32_t x = x0; x < x1; x++) {
             for (int c = 0; c < 3; c++) {
                 size_t i = ((size_t)y * W + x) * 4 + (size_t)c;
                 if (abs((int)a[i] - (int)b[i]) > 8) {
@@ -146,15 +148,20 @@ static uint32_t changed(const uint8_t *a, const uint8_t *b, uint32_t x0, uint32_
                     break;
                 }
             }
+        }
+    }
     return n;
 }
 
 static double mean(const uint8_t *a, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) {
     double s = 0;
-    for (uint32_t y = y0; y < y1; y++)
-        for (uint32_t x = x0; x < x1; x++)
-            for (int c = 0; c < 3; c++)
+    for (uint32_t y = y0; y < y1; y++) {
+        for (uint32_t x = x0; x < x1; x++) {
+            for (int c = 0; c < 3; c++) {
                 s += a[((size_t)y * W + x) * 4 + (size_t)c];
+            }
+        }
+    }
     return s / (3.0 * (x1 - x0) * (y1 - y0));
 }
 
@@ -238,8 +245,9 @@ static void test_hostile_viewports(void **state) {
     assert_int_equal(snap.view_count, 4);
     for (uint32_t i = 0; i < snap.view_count; i++) {
         const float *v = snap.views[i].viewport;
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < 4; k++) {
             assert_true(v[k] >= 0.0f && v[k] <= 1.0f);
+        }
         assert_true(v[0] + v[2] <= 1.0f && v[1] + v[3] <= 1.0f);
     }
     /* (-3, 0.25, 7, 1e30) -> (0, 0.25, 1, 0.75): the whole width below a quarter. */

@@ -81,8 +81,9 @@ static rill_render_instance *add(fixture *f, rill_mesh mesh, rill_material mat, 
 /* The glass quad: a cube at (0, y, 1) flattened along its own z. */
 static void add_glass(fixture *f, float y, float s) {
     rill_render_instance *g = add(f, f->cube, f->glass, 0, y, 1.0f, s);
-    for (int k = 8; k < 11; k++)
+    for (int k = 8; k < 11; k++) {
         g->transform[k] *= 0.05f;
+    }
     g->mode = RILL_RENDER_MODE_NORMAL;
 }
 
@@ -106,21 +107,25 @@ static void render(fixture *f, uint8_t *px) {
     f->snap.instance_count = f->n;
     rill_error err = {0};
     assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
-    if (rill_renderer_read_pixels(f->r, px, (size_t)W * H * 4, &err) != RILL_OK)
+    if (rill_renderer_read_pixels(f->r, px, (size_t)W * H * 4, &err) != RILL_OK) {
         fail_msg("read_pixels: %s", err.msg);
+    }
 }
 
 static bool same_px(const uint8_t *a, const uint8_t *b, uint32_t i, int tol) {
-    for (int c = 0; c < 3; c++)
-        if (abs((int)a[i * 4 + c] - (int)b[i * 4 + c]) > tol)
+    for (int c = 0; c < 3; c++) {
+        if (abs((int)a[i * 4 + c] - (int)b[i * 4 + c]) > tol) {
             return false;
+        }
+    }
     return true;
 }
 
 static uint32_t pixels_differing(const uint8_t *a, const uint8_t *b, int tol) {
     uint32_t n = 0;
-    for (uint32_t i = 0; i < W * H; i++)
+    for (uint32_t i = 0; i < W * H; i++) {
         n += !same_px(a, b, i, tol);
+    }
     return n;
 }
 
@@ -159,8 +164,9 @@ static int pass_position(const char *dump, const char *name) {
         char *end = NULL;
         long pos = strtol(line, &end, 10);
         if (end != line && *end == ' ' && !strncmp(end + 1, name, len) &&
-            (end[1 + len] == '\n' || end[1 + len] == ' '))
+            (end[1 + len] == '\n' || end[1 + len] == ' ')) {
             return (int)pos;
+        }
     }
     return -1;
 }
@@ -168,15 +174,17 @@ static int pass_position(const char *dump, const char *name) {
 /* Wireframe cubes (opaque lines: alpha 1) behind and beside a glass quad. */
 static void wire_scene(fixture *f, bool glass) {
     scene(f);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         add(f, f->cube, f->orange, -1.2f + 1.2f * (float)i, 0.5f, -0.5f, 0.8f)->mode =
             RILL_RENDER_MODE_WIREFRAME;
+    }
     f->snap.wireframe.color[0] = 1.0f;
     f->snap.wireframe.color[1] = 0.1f;
     f->snap.wireframe.color[2] = 0.1f;
     f->snap.wireframe.color[3] = 1.0f;
-    if (glass)
+    if (glass) {
         add_glass(f, 0.7f, 1.6f);
+    }
 }
 
 /* Line pixels (the wired scene differs from the bare one there) behind the glass (the glass alone
@@ -204,8 +212,9 @@ static void test_wireframe_after_transparent_before_overlay(void **state) {
     const char *dump = sb.data ? sb.data : "";
     int tr = pass_position(dump, "transparent"), wf = pass_position(dump, "wireframe"),
         ov = pass_position(dump, "overlay");
-    if (tr < 0 || wf < 0 || ov < 0)
+    if (tr < 0 || wf < 0 || ov < 0) {
         fail_msg("graph dump lacks a pass:\n%s", dump);
+    }
     assert_true(tr < wf && wf < ov);
     rill_strbuf_free(&sb);
     /* The picture (overlay off): opaque lines behind the glass keep their colour; blended before

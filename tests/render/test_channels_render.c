@@ -167,8 +167,9 @@ static void render(fixture *f, uint8_t *px) {
     f->snap.instance_count = f->n;
     rill_error err = {0};
     assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
-    if (rill_renderer_read_pixels(f->r, px, (size_t)W * H * 4, &err) != RILL_OK)
+    if (rill_renderer_read_pixels(f->r, px, (size_t)W * H * 4, &err) != RILL_OK) {
         fail_msg("read_pixels: %s", err.msg);
+    }
 }
 
 static void check(const char *golden, const uint8_t *px) {
@@ -338,8 +339,9 @@ static void test_ghost_passthrough(void **state) {
     for (uint32_t i = 0; i < W * H; i++) {
         assert_int_equal(off[i * 4 + 3], 255);
         for (int c = 0; c < 3; c++) {
-            if (abs((int)off[i * 4 + c] - (int)mixed[i * 4 + c]) > 1)
+            if (abs((int)off[i * 4 + c] - (int)mixed[i * 4 + c]) > 1) {
                 fail_msg("pixel %u channel %d: mixed passthrough changed the colour", i, c);
+            }
         }
     }
     /* Anti-aliasing keeps the alpha: TAA (two frames, so it blends history), FXAA and sharpening
@@ -415,17 +417,20 @@ static void test_ghost_glass_passthrough(void **state) {
     for (uint32_t i = 0; i < W * H; i++) {
         uint8_t a0 = box[i * 4 + 3], an = plain[i * 4 + 3], ag = ghost[i * 4 + 3];
         for (int c = 0; c < 3; c++) {
-            if (abs((int)plain[i * 4 + c] - (int)ghost[i * 4 + c]) > 1)
+            if (abs((int)plain[i * 4 + c] - (int)ghost[i * 4 + c]) > 1) {
                 fail_msg("pixel %u channel %d: a ghosted glass changed the colour", i, c);
+            }
         }
         if (a0 == 0 && an >= 127 && an <= 129) {
             over_nothing++;
-            if (ag < 44 || ag > 46)
+            if (ag < 44 || ag > 46) {
                 fail_msg("pixel %u: ghosted glass over nothing has alpha %u, not 45", i, ag);
+            }
         } else if (a0 >= 88 && a0 <= 90 && an >= 171 && an <= 173) {
             over_box++;
-            if (ag < 117 || ag > 119)
+            if (ag < 117 || ag > 119) {
                 fail_msg("pixel %u: ghosted glass over the ghost has alpha %u, not 118", i, ag);
+            }
         }
     }
     assert_true(over_nothing > 500 && over_box > 500);

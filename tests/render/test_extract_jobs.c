@@ -42,8 +42,9 @@ static void load_models(fixture *f) {
     rill_error err = {0};
     const char *names[ASSETS] = {"robot0.glb", "robot1.glb", "robot2.glb"};
     char dir[1024], path[64];
-    if (model_gen_write_files("extract_jobs", names, ASSETS, dir, sizeof(dir), &err) != RILL_OK)
+    if (model_gen_write_files("extract_jobs", names, ASSETS, dir, sizeof(dir), &err) != RILL_OK) {
         fail_msg("glb write: %s", err.msg);
+    }
     f->vfs = rill_vfs_create(NULL, NULL);
     assert_int_equal(rill_vfs_mount_dir(f->vfs, dir, &err), RILL_OK);
     f->as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = f->vfs}, NULL);
@@ -72,8 +73,9 @@ static void spawn(fixture *f) {
         rill_transform t = rill_transform_identity();
         t.translation[0] = (float)(i % 100) * 3.0f;
         t.translation[2] = (float)(i / 100) * 3.0f;
-        if (i % 101 == 50)
+        if (i % 101 == 50) {
             t.translation[0] = 1e10f;
+        }
         rill_world_set_transform(f->w, e, &t);
         rill_model_mesh mm = {f->asset[i % 2].id, i % 2, i % 97 == 3 ? 99u : 0u};
         assert_non_null(rill_world_add(f->w, e, f->rc.model_mesh, &mm));
@@ -85,8 +87,9 @@ static void spawn(fixture *f) {
             assert_non_null(rill_world_add(f->w, e, f->rc.render_mode, &rm));
         }
         bool parked = i % 11 == 5;
-        if (parked) /* also scrambles the shown set's order */
+        if (parked) { /* also scrambles the shown set's order */
             assert_true(rill_world_remove(f->w, e, f->rc.mesh_shown));
+        }
         bool walked = !parked && i % 97 != 3; /* (a primitive it lacks: not resolved) */
         f->expected += walked && i % 101 != 50;
         f->out_of_world += walked && i % 101 == 50;
@@ -99,8 +102,9 @@ static int setup(void **state) {
     load_models(f);
     f->r = render_test_renderer(
         (rill_renderer_desc){.width = 64, .height = 48, .quality = RILL_RENDER_QUALITY_LOW});
-    if (!f->r)
+    if (!f->r) {
         return -1;
+    }
     f->w = rill_world_create(NULL, NULL);
     spawn(f);
     rill_error err = {0};
@@ -116,8 +120,9 @@ static int teardown(void **state) {
     rill_render_assets_destroy(f->ra);
     rill_world_destroy(f->w);
     render_test_destroy_clean(f->r, false);
-    for (int i = 0; i < ASSETS; i++)
+    for (int i = 0; i < ASSETS; i++) {
         rill_asset_release(f->as, f->asset[i]);
+    }
     rill_asset_server_destroy(f->as);
     rill_vfs_destroy(f->vfs);
     free(f);
@@ -158,9 +163,10 @@ static void test_workers_match_serial(void **state) {
     extract(f, NULL, &serial, &ss);
     extract(f, one, &by_one, &s1);
     assert_int_equal(ss.instance_count, f->expected);
-    for (uint32_t i = 1; i < ss.instance_count; i++) /* walked in slot order */
+    for (uint32_t i = 1; i < ss.instance_count; i++) { /* walked in slot order */
         assert_true(RILL_ENTITY_INDEX(ss.instances[i].id) >
                     RILL_ENTITY_INDEX(ss.instances[i - 1].id));
+    }
     assert_int_equal(serial.out_of_world, f->out_of_world);
     assert_true(serial.walk_ns > 0 && by_four.walk_ns > 0); /* timed for the tools */
     assert_true(f->out_of_world > 0);
@@ -200,9 +206,11 @@ static void test_workers_match_serial(void **state) {
     const rill_render_model *third = rill_render_assets_model(f->ra, f->asset[2]);
     assert_non_null(third);
     uint32_t of_third = 0;
-    for (uint32_t i = 0; i < ss.instance_count; i++)
-        for (uint32_t m = 0; m < third->mesh_count; m++)
+    for (uint32_t i = 0; i < ss.instance_count; i++) {
+        for (uint32_t m = 0; m < third->mesh_count; m++) {
             of_third += ss.instances[i].mesh.id == third->meshes[m].id;
+        }
+    }
     assert_true(of_third > 0);
 
     rill_render_extract_buf_free(&serial);
@@ -231,9 +239,10 @@ static void batching_on(fixture *f, float build_ms) {
         f->ra, &(rill_render_batching){
                    .enabled = true, .cell_size = 48.0f, .build_ms = build_ms, .static_frames = 2});
     rill_channels_set_mode(f->w, RILL_CHANNEL_GHOST, RILL_RENDER_MODE_GHOST, 0.5f);
-    for (uint32_t i = 0; i < ENTITIES && build_ms < 1.0f; i += 17) /* never batched */
+    for (uint32_t i = 0; i < ENTITIES && build_ms < 1.0f; i += 17) { /* never batched */
         assert_true(rill_channels_set(f->w, f->ents[i],
                                       RILL_CHANNEL_CONTEXT | RILL_CHANNEL_PRESERVE_IDENTITY));
+    }
 }
 
 static void assert_same_batching(const fixture *a, const fixture *b) {
@@ -252,8 +261,9 @@ static void assert_same_batching(const fixture *a, const fixture *b) {
 /* Batch instances in a snapshot. */
 static uint32_t batch_count(const rill_render_snapshot *s) {
     uint32_t n = 0;
-    for (uint32_t i = 0; i < s->instance_count; i++)
+    for (uint32_t i = 0; i < s->instance_count; i++) {
         n += (s->instances[i].id & BATCH_BIT) != 0;
+    }
     return n;
 }
 
@@ -300,8 +310,9 @@ static void assert_same_picture(fixture *a, fixture *b) {
     assert_int_equal(rill_renderer_read_pixels(b->r, pb, sizeof(pb), &err), RILL_OK);
     assert_memory_equal(pa, pb, sizeof(pa));
     uint32_t differ = 0;
-    for (size_t i = 4; i < sizeof(pa); i += 4)
+    for (size_t i = 4; i < sizeof(pa); i += 4) {
         differ += memcmp(pa + i, pa, 4) != 0;
+    }
     assert_true(differ > sizeof(pa) / 4 / 16); /* dim (no light) cubes on black */
 }
 
@@ -345,8 +356,9 @@ static void switch_on(fixture *f, uint32_t i) {
 }
 
 static void despawn_one(fixture *f, uint32_t i) {
-    if (rill_world_is_alive(f->w, f->ents[i]))
+    if (rill_world_is_alive(f->w, f->ents[i])) {
         assert_true(rill_world_despawn(f->w, f->ents[i]));
+    }
 }
 
 static void third_asset(fixture *f, uint32_t i) {
@@ -387,15 +399,17 @@ static void test_batched_workers_match_serial(void **state) {
                    {third_asset, 150, 300}};
     for (size_t c = 0; c < sizeof(changes) / sizeof(changes[0]); c++) {
         change_both(a, b, changes[c].fn, changes[c].first, changes[c].step);
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 3; k++) {
             drawn = frame_both(a, b, four, &xa, &xb);
+        }
         assert_true(drawn > 0);
     }
     /* Every queued cell at once until none waits. */
     batching_on(a, 1e9f);
     batching_on(b, 1e9f);
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 4; k++) {
         drawn = frame_both(a, b, four, &xa, &xb);
+    }
     rill_render_assets_get_batching_stats(b->ra, &bs);
     assert_true(bs.cells_waiting == 0 && drawn > 0);
     assert_true(bs.cells_built > cells_settled); /* the changes rebuilt cells */

@@ -72,17 +72,21 @@ static void scene(fixture *f, rill_mesh mesh, rill_material m, const float sky[3
 static void render(fixture *f, uint8_t *px) {
     rill_error err = {0};
     assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
-    if (rill_renderer_read_pixels(f->r, px, (size_t)W * H * 4, &err) != RILL_OK)
+    if (rill_renderer_read_pixels(f->r, px, (size_t)W * H * 4, &err) != RILL_OK) {
         fail_msg("read_pixels: %s", err.msg);
+    }
 }
 
 /* Mean RGB of the central 16 x 16 pixels (on the object). */
 static void centre_mean(const uint8_t *px, double out[3]) {
     out[0] = out[1] = out[2] = 0;
-    for (int y = H / 2 - 8; y < H / 2 + 8; y++)
-        for (int x = W / 2 - 8; x < W / 2 + 8; x++)
-            for (int c = 0; c < 3; c++)
+    for (int y = H / 2 - 8; y < H / 2 + 8; y++) {
+        for (int x = W / 2 - 8; x < W / 2 + 8; x++) {
+            for (int c = 0; c < 3; c++) {
                 out[c] += px[(y * W + x) * 4 + c] / 256.0;
+            }
+        }
+    }
 }
 
 static rill_render_stats stats(fixture *f) {
@@ -108,8 +112,9 @@ static void test_shaded_face_lit_by_sky(void **state) {
     assert_true(mean[2] > mean[0]); /* the default sky is slightly blue */
     /* No sky: the shaded face is black again (the light comes from the sky, nothing else). */
     scene(f, f->cube, m, (float[3]){0, 0, 0});
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < 8; i++) {
         render(f, px);
+    }
     centre_mean(px, mean);
     assert_true(mean[0] < 3 && mean[1] < 3 && mean[2] < 3);
     assert_int_equal(stats(f).validation_messages, 0);
@@ -129,13 +134,15 @@ static void test_metal_follows_sky(void **state) {
     double blue[3], orange[3], dim[3];
     scene(f, f->sphere, m, (float[3]){0.15f, 0.3f, 0.9f});
     f->snap.has_sun = false;
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < 8; i++) {
         render(f, px);
+    }
     centre_mean(px, blue);
     scene(f, f->sphere, m, (float[3]){0.9f, 0.4f, 0.1f});
     f->snap.has_sun = false;
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < 8; i++) {
         render(f, px);
+    }
     centre_mean(px, orange);
     assert_true(blue[2] > blue[0] + 30);
     assert_true(orange[0] > orange[2] + 30);
@@ -161,8 +168,9 @@ static void test_rebake_only_on_change(void **state) {
     render(f, px);
     rill_render_stats s0 = stats(f);
     assert_int_equal(s0.ibl_face_size, 64); /* the Low tier's */
-    for (int i = 0; i < 10; i++)
+    for (int i = 0; i < 10; i++) {
         render(f, px);
+    }
     assert_int_equal(stats(f).ibl_bakes, s0.ibl_bakes);
     assert_int_equal(stats(f).ibl_steps, s0.ibl_steps);
     /* The sun turning does not change a colour sky. */
@@ -183,8 +191,9 @@ static void test_rebake_only_on_change(void **state) {
     assert_int_equal(stats(f).ibl_bakes, s0.ibl_bakes + 1);
     centre_mean(px, after);
     assert_true(after[0] > before[0] + 20);
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 5; i++) {
         render(f, px);
+    }
     assert_int_equal(stats(f).ibl_bakes, s0.ibl_bakes + 1);
     /* A tier change resizes the cubes and bakes them whole at once. */
     rill_renderer_set_quality(f->r, RILL_RENDER_QUALITY_HIGH);

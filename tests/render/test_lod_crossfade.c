@@ -96,14 +96,17 @@ static void render(fixture *f, uint8_t *px) {
     f->snap.instance_count = f->n;
     rill_error err = {0};
     assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
-    if (rill_renderer_read_pixels(f->r, px, (size_t)W * H * 4, &err) != RILL_OK)
+    if (rill_renderer_read_pixels(f->r, px, (size_t)W * H * 4, &err) != RILL_OK) {
         fail_msg("read_pixels: %s", err.msg);
+    }
 }
 
 static bool same_px(const uint8_t *a, const uint8_t *b, int tol) {
-    for (int c = 0; c < 3; c++)
-        if (abs((int)a[c] - (int)b[c]) > tol)
+    for (int c = 0; c < 3; c++) {
+        if (abs((int)a[c] - (int)b[c]) > tol) {
             return false;
+        }
+    }
     return true;
 }
 
@@ -158,24 +161,27 @@ static void test_crossfade_covers_once(void **state) {
                 const uint8_t *p = &pair[i * 4];
                 if (same_px(&only_a[i * 4], &bg[i * 4], 0)) {
                     /* outside the mesh: untouched */
-                    if (!same_px(p, &bg[i * 4], 0))
+                    if (!same_px(p, &bg[i * 4], 0)) {
                         fail_msg("pass %d fade %g: pixel %u outside the mesh drawn", pass,
                                  (double)fades[k], i);
+                    }
                     continue;
                 }
                 inside++;
                 bool a = same_px(p, &only_a[i * 4], 1), b = same_px(p, &only_b[i * 4], 1);
-                if (a == b) /* neither: a hole or a double blend; both cannot happen (colours) */
+                if (a == b) { /* neither: a hole or a double blend; both cannot happen (colours) */
                     fail_msg("pass %d fade %g: pixel (%u, %u) is %u,%u,%u: not one level", pass,
                              (double)fades[k], i % W, i / W, p[0], p[1], p[2]);
+                }
                 from_b += b;
             }
             /* The incoming level draws about `fade` of the pixels (a 4x4 pattern over a few
              * thousand pixels). */
             double share = (double)from_b / (double)inside;
             assert_true(inside > 1000);
-            if (fabs(share - (double)fades[k]) > 0.05)
+            if (fabs(share - (double)fades[k]) > 0.05) {
                 fail_msg("pass %d: incoming share %.3f at fade %g", pass, share, (double)fades[k]);
+            }
         }
     }
     /* Shadows: a lit cube over a ground plane; the pair's ground (its shadow) equals the whole

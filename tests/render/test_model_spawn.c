@@ -27,8 +27,9 @@
 static rill_entity find_child(rill_world *w, rill_entity parent, const char *name) {
     for (rill_entity c = rill_world_first_child(w, parent); c; c = rill_world_next_sibling(w, c)) {
         const char *n = rill_world_get_name(w, c);
-        if (n && strcmp(n, name) == 0)
+        if (n && strcmp(n, name) == 0) {
             return c;
+        }
     }
     return RILL_ENTITY_NULL;
 }
@@ -39,12 +40,14 @@ static uint32_t count_mesh_children(rill_world *w, const rill_render_components 
     uint32_t n = 0;
     for (rill_entity c = rill_world_first_child(w, e); c; c = rill_world_next_sibling(w, c)) {
         const rill_model_mesh *mm = rill_world_get(w, c, rc->model_mesh);
-        if (!mm)
+        if (!mm) {
             continue;
+        }
         n++;
         if (mm->asset == asset.id && mm->mesh < gm->mesh_count &&
-            mm->primitive < gm->meshes[mm->mesh].primitive_count)
+            mm->primitive < gm->meshes[mm->mesh].primitive_count) {
             (*out_valid)++;
+        }
     }
     return n;
 }
@@ -55,8 +58,9 @@ static void test_spawn_tree_and_render(void **state) {
     const char *tmp_env = getenv("RILL_TEST_TMP");
     const char *names[] = {"robot.glb"};
     char dir[1024], path[1200];
-    if (model_gen_write_files("model_spawn", names, 1, dir, sizeof(dir), &err) != RILL_OK)
+    if (model_gen_write_files("model_spawn", names, 1, dir, sizeof(dir), &err) != RILL_OK) {
         fail_msg("glb write: %s", err.msg);
+    }
     rill_vfs *vfs = rill_vfs_create(NULL, NULL);
     assert_int_equal(rill_vfs_mount_dir(vfs, dir, &err), RILL_OK);
     rill_asset_server *as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = vfs}, NULL);
@@ -171,10 +175,12 @@ static void test_spawn_tree_and_render(void **state) {
         assert_int_equal(rm->mesh_count, 3);
         for (uint32_t i = 0; i < snap.instance_count; i++) {
             bool mesh_ok = false, mat_ok = false;
-            for (uint32_t k = 0; k < rm->mesh_count; k++)
+            for (uint32_t k = 0; k < rm->mesh_count; k++) {
                 mesh_ok |= rm->meshes[k].id == snap.instances[i].mesh.id;
-            for (uint32_t k = 0; k < rm->material_count; k++)
+            }
+            for (uint32_t k = 0; k < rm->material_count; k++) {
                 mat_ok |= rm->materials[k].id == snap.instances[i].material.id;
+            }
             assert_true(mesh_ok && mat_ok);
         }
         assert_int_equal(snap.light_count, 1);
@@ -184,9 +190,11 @@ static void test_spawn_tree_and_render(void **state) {
     }
     assert_int_equal(rill_renderer_read_pixels(r, px, sizeof(px), &err), RILL_OK);
     uint32_t lit = 0;
-    for (uint32_t i = 0; i < W * H; i++)
-        if (px[i * 4] > 8 || px[i * 4 + 1] > 8 || px[i * 4 + 2] > 8)
+    for (uint32_t i = 0; i < W * H; i++) {
+        if (px[i * 4] > 8 || px[i * 4 + 1] > 8 || px[i * 4 + 2] > 8) {
             lit++;
+        }
+    }
     print_message("model spawn frame: %u of %u pixels lit\n", lit, W * H);
     if (tmp_env) { /* for a look by hand */
         snprintf(path, sizeof(path), "%s/model_spawn.png", tmp_env);
@@ -204,14 +212,17 @@ static void test_spawn_tree_and_render(void **state) {
     assert_int_equal(rill_scene_model_set_mode(w, &mc, root, RILL_RENDER_MODE_HIDDEN, 0.5f), 3);
     assert_int_equal(rill_render_extract(w, &rc, &xb, &snap, &err), RILL_OK);
     assert_int_equal(snap.instance_count, 3);
-    for (uint32_t i = 0; i < snap.instance_count; i++)
+    for (uint32_t i = 0; i < snap.instance_count; i++) {
         assert_int_equal(snap.instances[i].mode, RILL_RENDER_MODE_HIDDEN);
+    }
     assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK);
     assert_int_equal(rill_renderer_read_pixels(r, px, sizeof(px), &err), RILL_OK);
     uint32_t lit_hidden = 0;
-    for (uint32_t i = 0; i < W * H; i++)
-        if (px[i * 4] > 8 || px[i * 4 + 1] > 8 || px[i * 4 + 2] > 8)
+    for (uint32_t i = 0; i < W * H; i++) {
+        if (px[i * 4] > 8 || px[i * 4 + 1] > 8 || px[i * 4 + 2] > 8) {
             lit_hidden++;
+        }
+    }
     assert_int_equal(lit_hidden, 0);
 
     /* Despawning the holder's subtree removes every spawned entity. */
@@ -219,8 +230,9 @@ static void test_spawn_tree_and_render(void **state) {
     assert_int_equal(rill_world_component_len(w, rc.model_mesh), 0);
 
     /* With nothing naming the asset, updates destroy the upload after the release delay (2). */
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         rill_render_assets_update(ra);
+    }
     rill_render_assets_get_stats(ra, &ras);
     assert_int_equal(ras.models, 0);
     assert_int_equal(ras.unloads, 1);

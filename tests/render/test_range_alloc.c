@@ -35,12 +35,14 @@ static void test_fill_and_reuse(void **state) {
     rill__range_alloc ra;
     assert_true(rill__range_init(&ra, 64 * 16));
     uint64_t offs[16];
-    for (int i = 0; i < 16; i++)
+    for (int i = 0; i < 16; i++) {
         assert_true(rill__range_alloc_bytes(&ra, 64, 64, &offs[i]));
+    }
     uint64_t x;
     assert_false(rill__range_alloc_bytes(&ra, 1, 1, &x));
-    for (int i = 0; i < 16; i += 2)
+    for (int i = 0; i < 16; i += 2) {
         assert_true(rill__range_free(&ra, offs[i], 64));
+    }
     assert_false(rill__range_alloc_bytes(&ra, 128, 1, &x)); /* fragmented: no 128-byte hole */
     assert_true(rill__range_alloc_bytes(&ra, 64, 64, &x));
     assert_int_equal(x, 0);

@@ -21,8 +21,9 @@ typedef struct scene {
 } scene;
 
 static void identity(float m[16]) {
-    for (int i = 0; i < 16; i++)
+    for (int i = 0; i < 16; i++) {
         m[i] = (i % 5 == 0) ? 1.0f : 0.0f;
+    }
 }
 
 /* A renderer, a cube at the origin (in front of the camera at z = 3 looking down -Z) and one at
@@ -33,8 +34,9 @@ static void scene_make(scene *s, bool sun) {
     d.width = W, d.height = H;
     d.validation = 1;
     rill_error err = {0};
-    if (!(s->r = rill_renderer_create(&d, &err)))
+    if (!(s->r = rill_renderer_create(&d, &err))) {
         fail_msg("no Vulkan device: %s", err.msg);
+    }
     rill_mesh cube = rill_render_mesh_cube(s->r, &err);
     rill_material mat = rill_render_material_create(s->r, NULL, &err);
     assert_true(cube.id && mat.id);
@@ -164,7 +166,7 @@ static void test_cameras_panel_draws_frustums_and_cascades(void **state) {
     frame(&s);
     /* Lines land only in view 0's rectangle (the left half); the text block is the top rows. */
     uint32_t white_left = 0, cyan_right = 0;
-    for (uint32_t y = 24; y < H; y++)
+    for (uint32_t y = 24; y < H; y++) {
         for (uint32_t x = 0; x < W; x++) {
             const uint8_t *p = s.px + (y * W + x) * 4u;
             bool white = p[0] > 243 && p[1] > 243 && p[2] > 243;
@@ -172,6 +174,7 @@ static void test_cameras_panel_draws_frustums_and_cascades(void **state) {
             white_left += white && x < W / 2;
             cyan_right += cyan && x >= W / 2;
         }
+    }
     assert_true(white_left > 20);
     assert_true(count_colour(&s, 0, 230, 255, 24) > 10); /* the first cascade */
     assert_int_equal(cyan_right, 0);
@@ -201,8 +204,9 @@ static void test_stats_panel_text_and_pass_cpu_times(void **state) {
     frame(&s);
     frame(&s);
     uint32_t changed_top = 0;
-    for (uint32_t i = 0; i < W * 24u; i++)
+    for (uint32_t i = 0; i < W * 24u; i++) {
         changed_top += memcmp(plain + i * 4u, s.px + i * 4u, 3) != 0;
+    }
     assert_true(changed_top > 200);
     assert_string_equal(rill_render_panel_name(RILL_RENDER_PANEL_STATS), "stats");
     assert_string_equal(rill_render_panel_name((rill_render_panel)99), "none");

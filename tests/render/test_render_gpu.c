@@ -80,10 +80,11 @@ static void tonemap_scene(fixture *f, rill_tonemapper op, float ev) {
     f->snap.ambient[0] = f->snap.ambient[1] = f->snap.ambient[2] = 0.2f;
     ground(f);
     const float cols[4][3] = {{1, 0.2f, 0.1f}, {0.2f, 1, 0.3f}, {0.2f, 0.4f, 1}, {1, 1, 1}};
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
         add(f, f->sphere,
             mat(f, cols[i][0], cols[i][1], cols[i][2], 1, 0, 0.35f, RILL_ALPHA_OPAQUE),
             -1.8f + 1.2f * (float)i, 0.6f, 0, 1.0f);
+    }
 }
 
 static void test_tonemap_aces(void **state) {
@@ -125,7 +126,7 @@ static void test_textured(void **state) {
     f->snap.ambient[0] = f->snap.ambient[1] = f->snap.ambient[2] = 0.08f;
     ground(f);
     static uint8_t checker[64 * 64 * 4], bumps[64 * 64 * 4];
-    for (int y = 0; y < 64; y++)
+    for (int y = 0; y < 64; y++) {
         for (int x = 0; x < 64; x++) {
             uint8_t *p = &checker[(y * 64 + x) * 4];
             bool on = ((x / 8) + (y / 8)) % 2 == 0;
@@ -136,6 +137,7 @@ static void test_textured(void **state) {
             n[0] = 128, n[1] = (uint8_t)(128 + 127 * s), n[2] = (uint8_t)(255 * sqrtf(1 - s * s)),
             n[3] = 255;
         }
+    }
     rill_error err = {0};
     rill_texture_desc td = {
         .pixels = checker, .width = 64, .height = 64, .srgb = true, .label = "checker"};
@@ -168,13 +170,14 @@ static void test_gltf_model(void **state) {
     model_gen_cube(pos, nrm, tan4, idx);
     model_gen_cube_uv(uv);
     static uint8_t pixels[32 * 32 * 4];
-    for (int y = 0; y < 32; y++)
+    for (int y = 0; y < 32; y++) {
         for (int x = 0; x < 32; x++) {
             uint8_t *p = &pixels[(y * 32 + x) * 4];
             bool stripe = ((x + y) / 4) % 2 == 0;
             p[0] = stripe ? 240 : 20, p[1] = stripe ? 90 : 140, p[2] = stripe ? 30 : 200,
             p[3] = 255;
         }
+    }
     uint8_t *png = NULL;
     size_t png_size = 0;
     assert_int_equal(rill_image_encode_png(pixels, 32, 32, 4, &png, &png_size, NULL), RILL_OK);
@@ -236,8 +239,9 @@ static void test_gltf_model(void **state) {
     rill_error err = {0};
     uint8_t *glb = NULL;
     size_t glb_size = 0;
-    if (rill_glb_write_memory(&model, NULL, &glb, &glb_size, &err) != RILL_OK)
+    if (rill_glb_write_memory(&model, NULL, &glb, &glb_size, &err) != RILL_OK) {
         fail_msg("glb write: %s", err.msg);
+    }
     rill_free(png);
     /* The same bytes are the committed tests/render/data/cube_striped.glb used by the CLI test. */
     const char *tmp = getenv("RILL_TEST_TMP");
@@ -248,12 +252,14 @@ static void test_gltf_model(void **state) {
         rill_file_write_all(path, glb, glb_size, NULL);
     }
     rill_gltf_model *back = NULL;
-    if (rill_gltf_read_memory(glb, glb_size, NULL, &back, &err) != RILL_OK)
+    if (rill_gltf_read_memory(glb, glb_size, NULL, &back, &err) != RILL_OK) {
         fail_msg("glb read: %s", err.msg);
+    }
     rill_free(glb);
     rill_render_model rm;
-    if (rill_render_model_create(f->r, back, NULL, &rm, &err) != RILL_OK)
+    if (rill_render_model_create(f->r, back, NULL, &rm, &err) != RILL_OK) {
         fail_msg("model: %s", err.msg);
+    }
     rill_gltf_model_free(back);
     assert_int_equal(rm.instance_count, 1);
     assert_int_equal(rm.texture_count, 1);
@@ -354,8 +360,9 @@ static void test_world_extract(void **state) {
     rill_world_update_transforms(w);
     rill_render_extract_buf xb = {0};
     rill_render_snapshot snap;
-    if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK)
+    if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK) {
         fail_msg("extract: %s", err.msg);
+    }
     assert_int_equal(xb.out_of_world, 5);
     assert_true(xb.warned_out_of_world);
     assert_int_equal(snap.view_count, 1);
@@ -365,11 +372,13 @@ static void test_world_extract(void **state) {
     assert_true(snap.sun.direction[1] < -0.5f);
     f->snap = snap;
     f->n = 0;
-    for (uint32_t i = 0; i < snap.instance_count; i++)
+    for (uint32_t i = 0; i < snap.instance_count; i++) {
         f->inst[f->n++] = snap.instances[i];
+    }
     f->nl = 0;
-    for (uint32_t i = 0; i < snap.light_count; i++)
+    for (uint32_t i = 0; i < snap.light_count; i++) {
         f->lights[f->nl++] = snap.lights[i];
+    }
     render_and_check(f, "world_extract");
     /* Without the good sun, the one at NaN is not taken either. */
     rill_world_despawn(w, sun_e);
@@ -449,8 +458,9 @@ static void test_compute_effects(void **state) {
     }
     size_t bad = 0;
     for (size_t i = 0; i < sizeof(plain); i++) {
-        if (i % 4 == 3)
+        if (i % 4 == 3) {
             continue;
+        }
         bad += abs((int)inverted[i] - (255 - (int)plain[i])) > 1;
         assert_int_equal(black[i], 0);
     }
@@ -474,10 +484,11 @@ static void many_lights_scene(fixture *f, rill_render_light *lights, uint32_t *o
     f->snap.ambient[0] = f->snap.ambient[1] = f->snap.ambient[2] = 0.02f;
     ground(f);
     rill_material m = mat(f, 0.8f, 0.8f, 0.8f, 1, 0, 0.4f, RILL_ALPHA_OPAQUE);
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 5; i++) {
         add(f, f->sphere, m, -4.0f + 2.0f * (float)i, 0.5f, -1.0f, 1.0f);
+    }
     uint32_t n = 0;
-    for (int z = 0; z < 8; z++)
+    for (int z = 0; z < 8; z++) {
         for (int x = 0; x < 12; x++) {
             rill_render_light *L = &lights[n++];
             memset(L, 0, sizeof(*L));
@@ -490,6 +501,7 @@ static void many_lights_scene(fixture *f, rill_render_light *lights, uint32_t *o
             L->intensity = 1.5f;
             L->range = 1.6f;
         }
+    }
     *out_n = n;
 }
 
@@ -534,8 +546,9 @@ static void test_clustered_lights(void **state) {
     assert_int_equal(rill_renderer_render(g.r, &g.snap, &err), RILL_OK);
     assert_int_equal(rill_renderer_read_pixels(g.r, flat, sizeof(flat), &err), RILL_OK);
     size_t off = 0;
-    for (size_t i = 0; i < sizeof(flat); i++)
+    for (size_t i = 0; i < sizeof(flat); i++) {
         off += abs((int)flat[i] - (int)clustered[i]) > 1;
+    }
     assert_int_equal(off, 0);
     rill_render_stats st;
     rill_renderer_stats(g.r, &st);
@@ -607,12 +620,13 @@ static void test_alpha_mask(void **state) {
     f->snap.ambient[0] = f->snap.ambient[1] = f->snap.ambient[2] = 0.08f;
     ground(f);
     static uint8_t holes[32 * 32 * 4];
-    for (int y = 0; y < 32; y++)
+    for (int y = 0; y < 32; y++) {
         for (int x = 0; x < 32; x++) {
             uint8_t *p = &holes[(y * 32 + x) * 4];
             bool solid = ((x / 8) + (y / 8)) % 2 == 0;
             p[0] = 60, p[1] = 200, p[2] = 90, p[3] = solid ? 255 : 0;
         }
+    }
     rill_error err = {0};
     rill_texture_desc td = {
         .pixels = holes, .width = 32, .height = 32, .srgb = true, .label = "holes"};
@@ -742,9 +756,10 @@ static void test_motion_history_new_ids_bounded(void **state) {
     enum { FILL = 9000 };
     rill_render_instance *all = rill_calloc(FILL + 2u, sizeof *all);
     assert_non_null(all);
-    for (uint32_t k = 0; k < FILL; k++) /* specks left of the cube, in view */
+    for (uint32_t k = 0; k < FILL; k++) { /* specks left of the cube, in view */
         render_test_place(&all[k], 100u + k, f->cube, m,
                           (float[3]){-1.5f + 0.0001f * (float)k, 0.5f, 0.0f}, 0.01f, 0.0f);
+    }
     all[FILL] = f->inst[0];      /* the floor */
     all[FILL + 1u] = f->inst[1]; /* the cube, last */
     float *cube = all[FILL + 1u].transform;
@@ -769,8 +784,9 @@ static size_t render_many(fixture *f, rill_render_instance *many, uint32_t n, ui
     f->snap.instances = many;
     f->snap.instance_count = n;
     rill_error err = {0};
-    for (uint32_t k = 0; k < frames; k++)
+    for (uint32_t k = 0; k < frames; k++) {
         assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    }
     return rill_mem_live_bytes(RILL_MEM_CONTAINER);
 }
 
@@ -783,9 +799,10 @@ static void test_lists_follow_instances(void **state) {
     rill_material m = mat(f, 0.8f, 0.8f, 0.8f, 1, 0, 0.5f, RILL_ALPHA_OPAQUE);
     enum { SMALL = 2000, BIG = 12000 };
     rill_render_instance *many = rill_calloc(BIG, sizeof *many);
-    for (uint32_t k = 0; k < BIG; k++)
+    for (uint32_t k = 0; k < BIG; k++) {
         render_test_place(&many[k], k + 1u, f->cube, m, (float[3]){(float)(k % 100), 0, 50.0f},
                           0.3f, 0.0f);
+    }
     size_t small = render_many(f, many, SMALL, 30);
     size_t big = render_many(f, many, BIG, 30);
     size_t again = render_many(f, many, SMALL, 30);
@@ -891,8 +908,9 @@ static void test_bloom(void **state) {
     assert_int_equal(rill_renderer_read_pixels(f->r, on, sizeof(on), &err), RILL_OK);
     uint32_t brighter = 0, darker = 0;
     for (size_t i = 0; i < sizeof(on); i++) {
-        if (i % 4 == 3)
+        if (i % 4 == 3) {
             continue;
+        }
         brighter += on[i] > off[i] + 8;
         darker += on[i] + 1 < off[i];
     }
@@ -908,8 +926,9 @@ static void test_bloom(void **state) {
  * a fixed exposure cannot do; the first frame jumps straight to its target. */
 static double mean_of(const uint8_t *px, size_t n) {
     double sum = 0;
-    for (size_t i = 0; i < n; i += 4)
+    for (size_t i = 0; i < n; i += 4) {
         sum += px[i] + px[i + 1] + px[i + 2];
+    }
     return sum / (double)(n / 4 * 3);
 }
 
@@ -931,8 +950,9 @@ static void test_auto_exposure(void **state) {
         fixed[bright] = mean_of(px, sizeof(px));
         f->snap.view.auto_exposure.enabled = true;
         f->snap.view.auto_exposure.rate = 1.0f;
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < 3; i++) {
             assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+        }
         assert_int_equal(rill_renderer_read_pixels(f->r, px, sizeof(px), &err), RILL_OK);
         autox[bright] = mean_of(px, sizeof(px));
     }
@@ -966,8 +986,9 @@ static void test_render_scale(void **state) {
     assert_non_null(strstr(sb.data, "image ldr: transient rgba8_unorm 192x192"));
     rill_strbuf_free(&sb);
     double sum = 0.0;
-    for (size_t i = 0; i < sizeof(full); i++)
+    for (size_t i = 0; i < sizeof(full); i++) {
         sum += abs((int)full[i] - (int)half[i]);
+    }
     double mean = sum / (double)sizeof(full);
     assert_true(mean > 0.0);                    /* it did change */
     assert_true(mean < 6.0);                    /* but only by resampling */
@@ -1045,8 +1066,9 @@ static void test_frames_and_stats(void **state) {
     f->snap.instances = f->inst;
     f->snap.instance_count = f->n;
     rill_error err = {0};
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
         assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    }
     assert_int_equal(rill_renderer_wait_idle(f->r, &err), RILL_OK);
     assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
     rill_render_stats st;

@@ -24,15 +24,17 @@ static rill_rg_pass pass(rill_rg *g, const char *label, bool side) {
     rill_error err = {0};
     rill_rg_pass p =
         rill_rg_add_pass(g, &(rill_rg_pass_desc){.label = label, .side_effect = side}, &err);
-    if (!p.id)
+    if (!p.id) {
         fail_msg("%s", err.msg);
+    }
     return p;
 }
 
 static void use(rill_rg *g, rill_rg_pass p, rill_rg_image img, rill_rg_usage u) {
     rill_error err = {0};
-    if (rill_rg_use_image(g, p, img, u, &err) != RILL_OK)
+    if (rill_rg_use_image(g, p, img, u, &err) != RILL_OK) {
         fail_msg("%s", err.msg);
+    }
 }
 
 static rill_rg_image image(rill_rg *g, const char *name, const rill_rg_image_desc *d) {
@@ -94,8 +96,9 @@ static void test_order_is_stable_topological(void **state) {
     fg f = frame_graph();
     rill_rg *g = f.g;
     rill_error err = {0};
-    if (rill_rg_compile(g, &err) != RILL_OK)
+    if (rill_rg_compile(g, &err) != RILL_OK) {
         fail_msg("%s", err.msg);
+    }
     const char *want[] = {"prepass",
                           "shadows",
                           "opaque",
@@ -105,12 +108,14 @@ static void test_order_is_stable_topological(void **state) {
                           RILL_RG_END_MAIN_PASS_POST_PROCESSING,
                           "output"};
     assert_int_equal(rill_rg_ordered_count(g), 8);
-    for (uint32_t i = 0; i < 8; i++)
+    for (uint32_t i = 0; i < 8; i++) {
         assert_string_equal(rill_rg_ordered_label(g, i), want[i]);
+    }
     /* Compiling again gives the same order. */
     assert_int_equal(rill_rg_compile(g, NULL), RILL_OK);
-    for (uint32_t i = 0; i < 8; i++)
+    for (uint32_t i = 0; i < 8; i++) {
         assert_string_equal(rill_rg_ordered_label(g, i), want[i]);
+    }
     rill_rg_destroy(g);
 }
 
@@ -139,8 +144,9 @@ static void test_user_node_between_anchors(void **state) {
     rill_rg_pass chain[] = {f.end_main, ssgi, f.tonemap};
     assert_int_equal(rill_rg_add_edges(g, chain, 3, NULL), RILL_OK);
     rill_error err = {0};
-    if (rill_rg_compile(g, &err) != RILL_OK)
+    if (rill_rg_compile(g, &err) != RILL_OK) {
         fail_msg("%s", err.msg);
+    }
     assert_true(rill_rg_pass_order(g, f.end_main) < rill_rg_pass_order(g, ssgi));
     assert_true(rill_rg_pass_order(g, ssgi) < rill_rg_pass_order(g, f.tonemap));
     assert_true(rill_rg_pass_order(g, f.transparent) < rill_rg_pass_order(g, ssgi));

@@ -32,8 +32,9 @@ static void test_lifecycle(void **state) {
     const char *tmp = getenv("RILL_TEST_TMP");
     char cache[1024];
     snprintf(cache, sizeof(cache), "%s/pipelines.bin", tmp ? tmp : ".");
-    if (tmp)
+    if (tmp) {
         rill_dir_create_all(tmp, NULL);
+    }
     remove(cache);
     for (int round = 0; round < 2; round++) {
         rill_renderer_desc d;
@@ -84,7 +85,7 @@ static void test_lifecycle(void **state) {
             .vertices = v, .vertex_count = 3, .indices = idx, .index_count = 3, .label = "oob"};
         assert_int_equal(rill_render_mesh_create(r, &oob, &err).id, 0); /* index out of range */
         /* Every wrap mode and filter makes a usable material (one sampler each). */
-        for (int wrap = 0; wrap < RILL_TEXTURE_WRAP_NUM; wrap++)
+        for (int wrap = 0; wrap < RILL_TEXTURE_WRAP_NUM; wrap++) {
             for (int nearest = 0; nearest < 2; nearest++) {
                 rill_material_desc md;
                 memset(&md, 0, sizeof(md));
@@ -96,8 +97,9 @@ static void test_lifecycle(void **state) {
                 memset(&in, 0, sizeof(in));
                 in.mesh = rill_render_mesh_cube(r, &err);
                 in.material = mm;
-                for (int k = 0; k < 16; k++)
+                for (int k = 0; k < 16; k++) {
                     in.transform[k] = (k % 5 == 0) ? 1.0f : 0.0f;
+                }
                 in.transform[14] = -3.0f;
                 snap.instances = &in;
                 snap.instance_count = 1;
@@ -105,6 +107,7 @@ static void test_lifecycle(void **state) {
                 snap.instances = NULL;
                 snap.instance_count = 0;
             }
+        }
         rill_render_stats st;
         rill_renderer_stats(r, &st);
         assert_int_equal(st.validation_messages, 0);
@@ -140,8 +143,9 @@ static void test_destroy_without_frames(void **state) {
         .vertices = v, .vertex_count = 3, .indices = idx, .index_count = 3, .label = "tri"};
     size_t before = 0;
     for (int i = 0; i < 3000; i++) {
-        if (i == 1000)
+        if (i == 1000) {
             before = rill_mem_live_bytes(RILL_MEM_RENDER);
+        }
         rill_mesh m = rill_render_mesh_create(r, &md, &err);
         assert_true(m.id != 0);
         rill_render_mesh_destroy(r, m);

@@ -29,20 +29,23 @@ static void test_overlay_draws_text_in_its_corner_only(void **state) {
     scene s;
     memset(&s, 0, sizeof(s));
     rill_error err = {0};
-    if (!(s.r = rill_renderer_create(&d, &err)))
+    if (!(s.r = rill_renderer_create(&d, &err))) {
         fail_msg("no Vulkan device: %s", err.msg);
+    }
     rill_mesh cube = rill_render_mesh_cube(s.r, &err);
     rill_material mat = rill_render_material_create(s.r, NULL, &err);
     assert_true(cube.id && mat.id);
     s.inst.id = 1, s.inst.mesh = cube, s.inst.material = mat;
-    for (int i = 0; i < 16; i++)
+    for (int i = 0; i < 16; i++) {
         s.inst.transform[i] = (i % 5 == 0) ? 1.0f : 0.0f;
+    }
     s.snap.instances = &s.inst;
     s.snap.instance_count = 1;
     s.snap.view.clear_color[0] = 0.2f, s.snap.view.clear_color[1] = 0.4f;
     s.snap.view.clear_color[2] = 0.6f;
-    for (int i = 0; i < 16; i++)
+    for (int i = 0; i < 16; i++) {
         s.snap.view.world_from_view[i] = (i % 5 == 0) ? 1.0f : 0.0f;
+    }
     s.snap.view.world_from_view[14] = 3.0f; /* camera at z = 3 looking down -Z at the cube */
     s.snap.ambient[0] = s.snap.ambient[1] = s.snap.ambient[2] = 0.5f;
 
@@ -77,7 +80,7 @@ static void test_overlay_draws_text_in_its_corner_only(void **state) {
     /* Inside the text block: many pixels changed, some of them to near white (glyphs). Outside
      * the block (x >= 120 or y >= 48): identical. */
     uint32_t changed_in = 0, white_in = 0, changed_out = 0;
-    for (uint32_t y = 0; y < H; y++)
+    for (uint32_t y = 0; y < H; y++) {
         for (uint32_t x = 0; x < W; x++) {
             const uint8_t *a = plain + (y * W + x) * 4u, *b = text + (y * W + x) * 4u;
             bool diff = memcmp(a, b, 3) != 0;
@@ -88,6 +91,7 @@ static void test_overlay_draws_text_in_its_corner_only(void **state) {
                 changed_out += diff;
             }
         }
+    }
     assert_true(changed_in > 500u);
     assert_true(white_in > 50u);
     assert_int_equal(changed_out, 0);

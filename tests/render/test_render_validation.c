@@ -24,8 +24,9 @@ static void test_validation_messages_are_counted(void **state) {
     d.validation = 1;
     rill__gpu *gpu = NULL;
     rill_error err = {0};
-    if (rill__gpu_create(&d, &gpu, &err) != RILL_OK)
+    if (rill__gpu_create(&d, &gpu, &err) != RILL_OK) {
         fail_msg("no Vulkan device: %s", err.msg);
+    }
     assert_true(rill__gpu_get_caps(gpu)->validation);
     assert_int_equal(rill__gpu_validation_messages(gpu), 0);
     rill_log_set_sink(quiet, NULL); /* the expected error is not news */

@@ -18,8 +18,9 @@
 #include "rill/render.h"
 
 static void run_window(bool vsync) {
-    if (!glfwInit())
+    if (!glfwInit()) {
         fail_msg("glfwInit failed (no display? run under xvfb-run)");
+    }
     glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
     GLFWwindow *win = glfwCreateWindow(160, 120, "rill test", NULL, NULL);
     assert_non_null(win);
@@ -30,8 +31,9 @@ static void run_window(bool vsync) {
     d.validation = 1;
     rill_renderer *r = NULL;
     rill_error err = {0};
-    if (!(r = rill_renderer_create(&d, &err)))
+    if (!(r = rill_renderer_create(&d, &err))) {
         fail_msg("%s", err.msg);
+    }
     rill_mesh cube = rill_render_mesh_cube(r, &err);
     rill_material mat = rill_render_material_create(r, NULL, &err);
     rill_render_instance in;
@@ -39,8 +41,9 @@ static void run_window(bool vsync) {
     in.id = 1;
     in.mesh = cube;
     in.material = mat;
-    for (int i = 0; i < 16; i++)
+    for (int i = 0; i < 16; i++) {
         in.transform[i] = (i % 5 == 0) ? 1.0f : 0.0f;
+    }
     in.transform[14] = -3.0f;
     rill_render_snapshot snap;
     memset(&snap, 0, sizeof(snap));
@@ -53,17 +56,21 @@ static void run_window(bool vsync) {
     snap.sun.shadows = true;
     rill_renderer_settings rs;
     for (int f = 0; f < 12; f++) {
-        if (f == 6)
+        if (f == 6) {
             glfwSetWindowSize(win, 200, 100); /* the swapchain must follow */
-        if (f == 3 || f == 9)
+        }
+        if (f == 3 || f == 9) {
             rill_renderer_set_vsync(r, f == 3 ? !vsync : vsync); /* and a vsync switch */
+        }
         glfwPollEvents();
-        if (rill_renderer_render(r, &snap, &err) != RILL_OK)
+        if (rill_renderer_render(r, &snap, &err) != RILL_OK) {
             fail_msg("frame %d: %s", f, err.msg);
+        }
         rill_renderer_get_settings(r, &rs);
         bool want_fifo = (f >= 3 && f < 9) ? !vsync : vsync;
-        if (want_fifo != (strcmp(rs.present_mode, "fifo") == 0))
+        if (want_fifo != (strcmp(rs.present_mode, "fifo") == 0)) {
             fail_msg("frame %d: present mode %s with vsync %d", f, rs.present_mode, want_fifo);
+        }
     }
     assert_int_equal(rill_renderer_wait_idle(r, &err), RILL_OK);
     int fw = 0, fh = 0;

@@ -154,8 +154,9 @@ static void test_terrain_golden_and_stream_out(void **state) {
 
     rill_render_extract_buf xb = {0};
     rill_render_snapshot snap;
-    if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK)
+    if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK) {
         fail_msg("extract: %s", err.msg);
+    }
     assert_int_equal(snap.instance_count, 5); /* four chunks and the cube */
     rill_render_terrain_stats rs;
     rill_render_terrain_get_stats(rt, &rs);
@@ -173,8 +174,9 @@ static void test_terrain_golden_and_stream_out(void **state) {
     snap.ambient[0] = snap.ambient[1] = snap.ambient[2] = 0.08f;
     assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK);
     static uint8_t px[W * H * 4];
-    if (rill_renderer_read_pixels(r, px, sizeof px, &err) != RILL_OK)
+    if (rill_renderer_read_pixels(r, px, sizeof px, &err) != RILL_OK) {
         fail_msg("%s", err.msg);
+    }
     rill_render_stats st;
     rill_renderer_stats(r, &st);
     assert_int_equal(st.validation_messages, 0);
@@ -186,13 +188,15 @@ static void test_terrain_golden_and_stream_out(void **state) {
      * chunk. */
     assert_int_equal(rill_channels_get(w, te), RILL_CHANNEL_CONTEXT);
     rill_channels_set_mode(w, RILL_CHANNEL_CONTEXT, RILL_RENDER_MODE_HIDDEN, 1.0f);
-    if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK)
+    if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK) {
         fail_msg("extract: %s", err.msg);
+    }
     assert_int_equal(snap.instance_count, 1); /* the cube, resolved hidden by the renderer */
     assert_int_equal(snap.instances[0].mode, RILL_RENDER_MODE_HIDDEN);
     rill_channels_set_mode(w, RILL_CHANNEL_CONTEXT, RILL_RENDER_MODE_GHOST, 0.4f);
-    if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK)
+    if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK) {
         fail_msg("extract: %s", err.msg);
+    }
     assert_int_equal(snap.instance_count, 5);
     for (uint32_t i = 0; i < snap.instance_count; i++) {
         assert_int_equal(snap.instances[i].mode, RILL_RENDER_MODE_GHOST);
@@ -202,12 +206,14 @@ static void test_terrain_golden_and_stream_out(void **state) {
     /* Wireframe: each chunk draws the grid's edges as lines (its own draw, the shared edge
      * buffer); the cube has no edge buffer and falls back to line fill. */
     rill_channels_set_mode(w, RILL_CHANNEL_CONTEXT, RILL_RENDER_MODE_WIREFRAME, 1.0f);
-    if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK)
+    if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK) {
         fail_msg("extract: %s", err.msg);
+    }
     snap.ambient[0] = snap.ambient[1] = snap.ambient[2] = 0.08f;
     assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK);
-    if (rill_renderer_read_pixels(r, px, sizeof px, &err) != RILL_OK)
+    if (rill_renderer_read_pixels(r, px, sizeof px, &err) != RILL_OK) {
         fail_msg("%s", err.msg);
+    }
     rill_renderer_stats(r, &st);
     assert_int_equal(st.wire_edge_draws, 4);
     assert_int_equal(st.wire_fill_draws, 1);
@@ -247,8 +253,9 @@ static void test_terrain_golden_and_stream_out(void **state) {
     assert_true(rill_terrain_get_info(ts, te, &info));
     assert_int_equal(info.resident, 0);
     for (int frame = 0; frame < 4; frame++) {
-        if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK)
+        if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK) {
             fail_msg("%s", err.msg);
+        }
         assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK);
     }
     assert_int_equal(snap.instance_count, 1);
@@ -268,8 +275,9 @@ static void test_terrain_golden_and_stream_out(void **state) {
 
     /* Back in edit mode the chunks are rebuilt and uploaded again, sharing one index buffer. */
     rill_terrain_system_flush(ts, &edit);
-    if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK)
+    if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK) {
         fail_msg("%s", err.msg);
+    }
     assert_int_equal(snap.instance_count, 5);
     rill_render_terrain_get_stats(rt, &rs);
     assert_int_equal(rs.meshes, 4);
@@ -282,8 +290,9 @@ static void test_terrain_golden_and_stream_out(void **state) {
     rill_terrain *tc = rill_world_get(w, te, rill_terrain_register(w));
     tc->resolution = 17;
     rill_terrain_system_flush(ts, &edit);
-    if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK)
+    if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK) {
         fail_msg("%s", err.msg);
+    }
     rill_render_terrain_get_stats(rt, &rs);
     assert_int_equal(rs.meshes, 4);
     assert_int_equal(rs.index_buffers, 1);
@@ -313,8 +322,9 @@ static void test_terrain_golden_and_stream_out(void **state) {
     assert_int_equal(rill_render_mesh_create(r, &sd, &err).id, 0); /* the cube is stale now */
     rill_mesh_instance *bmi = rill_world_get(w, box, rc.mesh_instance);
     bmi->mesh = twin.id;
-    if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK)
+    if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK) {
         fail_msg("%s", err.msg);
+    }
     assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK); /* draws with the shared ib */
     rill_render_mesh_destroy(r, twin);
 

@@ -45,8 +45,9 @@ static void make_renderer(fixture *f, uint32_t w, uint32_t h) {
     memset(&d, 0, sizeof(d));
     d.width = w, d.height = h, d.validation = 1, d.quality = RILL_RENDER_QUALITY_LOW;
     rill_error err = {0};
-    if (!(f->r = rill_renderer_create(&d, &err)))
+    if (!(f->r = rill_renderer_create(&d, &err))) {
         fail_msg("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s", err.msg);
+    }
     f->plane = rill_render_mesh_plane(f->r, &err);
     assert_true(f->plane.id);
     f->w = w, f->h = h;
@@ -81,8 +82,9 @@ static void draw_mat(fixture *f, rill_material mat, float size_x_px, float size_
     snap.view.tonemapper = RILL_TONEMAP_NONE;
     snap.instances = &in;
     snap.instance_count = 1;
-    for (int i = 0; i < 3; i++) /* uploads land in the first frame; later frames are steady */
+    for (int i = 0; i < 3; i++) { /* uploads land in the first frame; later frames are steady */
         assert_int_equal(rill_renderer_render(f->r, &snap, &err), RILL_OK);
+    }
     assert_int_equal(rill_renderer_read_pixels(f->r, px, (size_t)f->w * f->h * 4, &err), RILL_OK);
 }
 
@@ -122,7 +124,7 @@ static uint8_t srgb_encode(float x) {
 
 /* The source image: smooth gradients plus a hard checker, so a shifted or blurred fetch shows. */
 static void pattern(uint8_t *rgba, uint32_t w, uint32_t h) {
-    for (uint32_t y = 0; y < h; y++)
+    for (uint32_t y = 0; y < h; y++) {
         for (uint32_t x = 0; x < w; x++) {
             uint8_t *p = rgba + 4 * ((size_t)y * w + x);
             bool check = ((x / 4) + (y / 4)) & 1;
@@ -131,13 +133,14 @@ static void pattern(uint8_t *rgba, uint32_t w, uint32_t h) {
             p[2] = check ? 230 : 20;
             p[3] = 255;
         }
+    }
 }
 
 /* Halves an RGBA8 level with a box filter (edge texels clamp): the test's own mip chain. */
 static void halve(const uint8_t *src, uint32_t w, uint32_t h, uint8_t *dst, uint32_t dw,
                   uint32_t dh) {
-    for (uint32_t y = 0; y < dh; y++)
-        for (uint32_t x = 0; x < dw; x++)
+    for (uint32_t y = 0; y < dh; y++) {
+        for (uint32_t x = 0; x < dw; x++) {
             for (int c = 0; c < 4; c++) {
                 uint32_t x0 = RILL_MIN(2 * x, w - 1), x1 = RILL_MIN(2 * x + 1, w - 1);
                 uint32_t y0 = RILL_MIN(2 * y, h - 1), y1 = RILL_MIN(2 * y + 1, h - 1);
@@ -145,6 +148,8 @@ static void halve(const uint8_t *src, uint32_t w, uint32_t h, uint8_t *dst, uint
                                src[4 * (y1 * w + x0) + c] + src[4 * (y1 * w + x1) + c];
                 dst[4 * (y * dw + x) + c] = (uint8_t)((sum + 2) / 4);
             }
+        }
+    }
 }
 
 /* Builds a whole chain of `format` from the pattern; ref gets level 0 as RGBA8 as the formats
@@ -154,8 +159,9 @@ static void build(rill_tex_format format, bool srgb, uint32_t w, uint32_t h, ril
     memset(tex, 0, sizeof(*tex));
     tex->format = format, tex->srgb = srgb, tex->width = w, tex->height = h;
     uint32_t levels = 1, m = RILL_MAX(w, h);
-    while (m > 1)
+    while (m > 1) {
         m >>= 1, levels++;
+    }
     tex->level_count = levels;
     tex->full_width = w, tex->full_height = h;
     uint8_t *rgba = rill_malloc((size_t)w * h * 4);
@@ -171,20 +177,22 @@ static void build(rill_tex_format format, bool srgb, uint32_t w, uint32_t h, ril
             memcpy(data, rgba, (size_t)size);
         } else if (format == RILL_TEX_FORMAT_RGBA16F) {
             uint16_t *hp = (uint16_t *)data;
-            for (size_t k = 0; k < (size_t)lw * lh * 4; k++)
+            for (size_t k = 0; k < (size_t)lw * lh * 4; k++) {
                 hp[k] = rill_f32_to_f16(rgba[k] / 255.0f);
+            }
         } else {
             assert_int_equal(
                 rill_bc_encode_image(format, rgba, lw, lh, 0, NULL, data, (size_t)size, &err),
                 RILL_OK);
         }
         if (i == 0) {
-            if (rill_tex_format_is_block(format))
+            if (rill_tex_format_is_block(format)) {
                 assert_int_equal(rill_bc_decode_image(format, data, (size_t)size, w, h, *ref,
                                                       (size_t)w * h * 4, &err),
                                  RILL_OK);
-            else
+            } else {
                 memcpy(*ref, rgba, (size_t)w * h * 4);
+            }
         }
         tex->levels[i] = (rill_tex_level){lw, lh, data, (size_t)size};
         if (i + 1 < levels) {
@@ -199,8 +207,9 @@ static void build(rill_tex_format format, bool srgb, uint32_t w, uint32_t h, ril
 }
 
 static void free_levels(rill_tex_data *tex) {
-    for (uint32_t i = 0; i < tex->level_count; i++)
+    for (uint32_t i = 0; i < tex->level_count; i++) {
         rill_free((void *)tex->levels[i].data);
+    }
 }
 
 static void test_formats_odd_sizes(void **state) {
@@ -231,8 +240,9 @@ static void test_formats_odd_sizes(void **state) {
             build(cases[ci].format, cases[ci].srgb, w, h, &tex, &ref);
             rill_error err = {0};
             rill_texture t = rill_render_texture_create_data(f.r, &tex, "test", &err);
-            if (!t.id)
+            if (!t.id) {
                 fail_msg("%s %ux%u: %s", rill_tex_format_name(cases[ci].format), w, h, err.msg);
+            }
             /* The quad is exactly w x h pixels when w == h; otherwise the view's aspect maps one
              * unit to h pixels, so stretch the plane's x by w / h through the size argument. */
             draw(&f, t, (float)w, (float)h, px);
@@ -568,8 +578,9 @@ static void test_mip_selection_npot(void **state) {
         const uint8_t *c = px + 4 * (105 * 211 + 105);
         print_message("211^2 texture drawn at %.0f px: centre (%u, %u, %u)\n", (double)sizes[lvl],
                       c[0], c[1], c[2]);
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 3; k++) {
             assert_true(abs((int)c[k] - (int)colours[lvl][k]) <= TOLERANCE);
+        }
     }
     rill_free(px);
     rill_render_texture_destroy(f.r, t);

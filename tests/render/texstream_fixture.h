@@ -195,8 +195,9 @@ static inline void fx_open_on(fx *f, uint64_t upload_budget, const rill_vfs_moun
     d.width = W, d.height = H, d.validation = 1, d.quality = RILL_RENDER_QUALITY_LOW;
     d.upload_budget_bytes = upload_budget;
     d.backend = backend;
-    if (!(f->r = rill_renderer_create(&d, &err)))
+    if (!(f->r = rill_renderer_create(&d, &err))) {
         fail_msg("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s", err.msg);
+    }
     f->w = rill_world_create(NULL, NULL);
     assert_int_equal(rill_render_register_components(f->w, &f->rc, &err), RILL_OK);
     rill_stream_desc sd = rill_stream_query_defaults();

@@ -20,12 +20,13 @@ static void test_checkerboard_srgb(void **state) {
     const uint32_t n = 64;
     rill_image img = make_rgba8(n, n);
     uint8_t *p = img.pixels;
-    for (uint32_t y = 0; y < n; y++)
+    for (uint32_t y = 0; y < n; y++) {
         for (uint32_t x = 0; x < n; x++) {
             uint8_t v = ((x + y) & 1) ? 255 : 0;
             p[(y * n + x) * 4] = p[(y * n + x) * 4 + 1] = p[(y * n + x) * 4 + 2] = v;
             p[(y * n + x) * 4 + 3] = 255;
         }
+    }
     rill_mip_chain chain;
     rill_error err = {0};
     assert_int_equal(rill_image_build_mips(&img, NULL, &chain, &err), RILL_OK);
@@ -36,15 +37,17 @@ static void test_checkerboard_srgb(void **state) {
         /* Away from the borders (where the clamped filter taps fold onto one parity) every pixel
          * is the linear mean 0.5, i.e. sRGB 187.5; a gamma-naive filter would give 128. */
         uint32_t margin = lv == 1 ? 2 : 3;
-        for (uint32_t y = 0; y < w; y++)
+        for (uint32_t y = 0; y < w; y++) {
             for (uint32_t x = 0; x < w; x++) {
                 const uint8_t *px = q + (y * w + x) * 4;
                 bool interior = x >= margin && y >= margin && x + margin < w && y + margin < w;
-                if (interior)
+                if (interior) {
                     assert_true(abs((int)px[0] - 188) <= 1);
+                }
                 assert_true(abs((int)px[0] - 188) <= 24);
                 assert_int_equal(px[3], 255);
             }
+        }
     }
     /* Level 0 is the base, untouched. */
     assert_memory_equal(chain.levels[0].pixels, img.pixels, img.size);
@@ -107,17 +110,20 @@ static void test_normals_renormalized(void **state) {
     for (uint32_t lv = 0; lv < chain.count; lv++) {
         const uint8_t *q = chain.levels[lv].pixels;
         uint32_t w = chain.levels[lv].width;
-        for (uint32_t y = 0; y < w; y++)
+        for (uint32_t y = 0; y < w; y++) {
             for (uint32_t x = 0; x < w; x++) {
                 float v[3];
-                for (int c = 0; c < 3; c++)
+                for (int c = 0; c < 3; c++) {
                     v[c] = (float)q[(y * w + x) * 4 + c] / 255.0f * 2.0f - 1.0f;
+                }
                 float len = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
                 assert_true(fabsf(len - 1.0f) < 0.02f); /* unit length everywhere */
                 bool interior = x >= 3 && y >= 3 && x + 3 < w && y + 3 < w;
-                if (lv > 0 && interior)
+                if (lv > 0 && interior) {
                     assert_true(v[2] > 0.98f);
+                }
             }
+        }
     }
     rill_mip_chain_free(&chain);
     rill_image_free(&img);
@@ -126,8 +132,9 @@ static void test_normals_renormalized(void **state) {
 /* Fraction of texels of a level whose alpha passes a 0.5 alpha test. */
 static float coverage_of(const rill_image *img) {
     size_t n = (size_t)img->width * img->height, pass = 0;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         pass += ((const uint8_t *)img->pixels)[i * 4 + 3] >= 128;
+    }
     return (float)pass / (float)n;
 }
 
@@ -139,7 +146,7 @@ static void test_alpha_coverage(void **state) {
     const uint32_t n = 96;
     rill_image img = make_rgba8(n, n);
     uint8_t *p = img.pixels;
-    for (uint32_t y = 0; y < n; y++)
+    for (uint32_t y = 0; y < n; y++) {
         for (uint32_t x = 0; x < n; x++) {
             uint8_t *q = p + (y * n + x) * 4;
             q[0] = 90;
@@ -148,6 +155,7 @@ static void test_alpha_coverage(void **state) {
             float v = sinf((float)x * 0.9f) + sinf((float)y * 1.3f) + sinf((float)(x + y) * 0.37f);
             q[3] = v > 1.2f ? 255 : 0;
         }
+    }
     rill_mip_chain plain, kept;
     rill_error err = {0};
     assert_int_equal(rill_image_build_mips(&img, NULL, &plain, &err), RILL_OK);
@@ -157,8 +165,9 @@ static void test_alpha_coverage(void **state) {
     assert_true(c0 > 0.1f && c0 < 0.4f);
     assert_true(coverage_of(&plain.levels[3]) < 0.5f * c0); /* strands thinned away */
     for (uint32_t lv = 1; lv < kept.count; lv++) {
-        if ((size_t)kept.levels[lv].width * kept.levels[lv].height < 64)
+        if ((size_t)kept.levels[lv].width * kept.levels[lv].height < 64) {
             break;
+        }
         float c = coverage_of(&kept.levels[lv]);
         print_message("level %u coverage %.3f (plain %.3f)\n", lv, c,
                       coverage_of(&plain.levels[lv]));
@@ -180,8 +189,9 @@ static void test_odd_sizes_and_hdr(void **state) {
         assert_int_equal(rill_image_alloc(&img, dims[k][0], dims[k][1], RILL_PIXEL_RGBA32F, &err),
                          RILL_OK);
         float *f = img.pixels;
-        for (size_t i = 0; i < (size_t)dims[k][0] * dims[k][1] * 4; i++)
+        for (size_t i = 0; i < (size_t)dims[k][0] * dims[k][1] * 4; i++) {
             f[i] = 4.0f;
+        }
         rill_mip_desc d = {.usage = RILL_MIP_LINEAR, .max_levels = 0};
         rill_mip_chain chain;
         assert_int_equal(rill_image_build_mips(&img, &d, &chain, &err), RILL_OK);
@@ -193,8 +203,9 @@ static void test_odd_sizes_and_hdr(void **state) {
             assert_int_equal(chain.levels[lv].height, h);
             const float *q = chain.levels[lv].pixels;
             /* A constant survives filtering exactly (weights sum to 1), above 1.0 too. */
-            for (size_t i = 0; i < (size_t)w * h * 4; i++)
+            for (size_t i = 0; i < (size_t)w * h * 4; i++) {
                 assert_true(fabsf(q[i] - 4.0f) < 1e-4f);
+            }
             w = RILL_MAX(1u, w / 2);
             h = RILL_MAX(1u, h / 2);
         }
@@ -246,8 +257,9 @@ static void test_load_errors(void **state) {
     rill_image_free(&img);
     /* Every truncation of the TGA fails cleanly or loads (stb pads short pixel data). */
     for (size_t n = 0; n < sizeof(ok); n++) {
-        if (rill_image_load(ok, n, "cut.tga", RILL_PIXEL_NONE, &img, &err) == RILL_OK)
+        if (rill_image_load(ok, n, "cut.tga", RILL_PIXEL_NONE, &img, &err) == RILL_OK) {
             rill_image_free(&img);
+        }
     }
 }
 

@@ -37,21 +37,24 @@ static void chain_make(chain *c, rill_tex_format format, bool srgb, uint32_t w, 
         uint64_t size = 0;
         assert_true(rill_tex_level_size(format, RILL_MAX(1u, w >> i), RILL_MAX(1u, h >> i), &size));
         c->data[i] = rill_malloc((size_t)size);
-        for (uint64_t b = 0; b < size; b++)
+        for (uint64_t b = 0; b < size; b++) {
             c->data[i][b] = (uint8_t)(b * 7 + i * 31 + 1);
+        }
         c->desc.level_data[i] = c->data[i];
         c->desc.level_size[i] = (size_t)size;
     }
 }
 
 static void chain_free(chain *c) {
-    for (uint32_t i = 0; i < RILL_RMIP_MAX_LEVELS; i++)
+    for (uint32_t i = 0; i < RILL_RMIP_MAX_LEVELS; i++) {
         rill_free(c->data[i]);
+    }
 }
 
 static void put32(uint8_t *p, uint32_t v) {
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
         p[i] = (uint8_t)(v >> (8 * i));
+    }
 }
 
 static void put64(uint8_t *p, uint64_t v) {
@@ -75,8 +78,9 @@ static uint8_t *legacy_make(uint32_t version, uint32_t code, rill_tex_format for
     put32(f + 12, h);
     put32(f + 16, levels);
     put32(f + 20, code);
-    for (size_t i = 24; i < total; i++)
+    for (size_t i = 24; i < total; i++) {
         f[i] = (uint8_t)(i * 13);
+    }
     *out_size = total;
     return f;
 }
@@ -138,8 +142,9 @@ static void test_sizes_2048_bc7(void **state) {
     assert_int_equal(rill_rmip_parse(file, RILL_RMIP_PREFIX_MAX, size, "big.rmip", &info, &err),
                      RILL_OK);
     uint64_t levels_total = 0;
-    for (uint32_t i = 0; i < info.level_count; i++)
+    for (uint32_t i = 0; i < info.level_count; i++) {
         levels_total += info.levels[i].size;
+    }
     /* 4194304 + 1048576 + 262144 + 65536 + 16384 + 4096 + 1024 + 256 + 64 + 3 * 16 */
     assert_int_equal(levels_total, 5592432u);
     /* Header 32 + index 12 * 16 = 224 (already 16-aligned); BC7 levels need no padding. */
@@ -446,9 +451,10 @@ static void test_loader_low_from_pack(void **state) {
     rill_tex_data *tex = payload;
     assert_int_equal(tex->width, 256);
     assert_int_equal(tex->height, 128);
-    for (uint32_t i = 0; i < tex->level_count; i++)
+    for (uint32_t i = 0; i < tex->level_count; i++) {
         assert_memory_equal(tex->levels[i].data, c.data[i + tex->first_level],
                             c.desc.level_size[i + tex->first_level]);
+    }
     /* The chunks the header prefix and the tail touch, and nothing more. */
     const uint64_t chunk = RILL_RPAK_DEFAULT_CHUNK_SIZE;
     uint64_t prefix_span = RILL_ALIGN_UP((uint64_t)RILL_RMIP_PREFIX_MAX, chunk);
@@ -509,8 +515,9 @@ static void test_loader_full_and_low(void **state) {
     assert_int_equal(tex->width, 256);
     assert_int_equal(tex->height, 128);
     assert_int_equal(tex->level_count, 9);
-    for (uint32_t i = 0; i < tex->level_count; i++)
+    for (uint32_t i = 0; i < tex->level_count; i++) {
         assert_memory_equal(tex->levels[i].data, c.data[i + 2], c.desc.level_size[i + 2]);
+    }
     /* Two reads: the header + index prefix, then exactly the tail. */
     rill_rmip_info info;
     assert_int_equal(rill_rmip_parse(file, size, size, "x", &info, &err), RILL_OK);
@@ -580,16 +587,18 @@ static void test_convert(void **state) {
     uint8_t *rgb = rill_malloc((size_t)w * h * 3);
     uint8_t *grey = rill_malloc((size_t)w * h);
     float *hdr = rill_malloc((size_t)w * h * 3 * sizeof(float));
-    for (int y = 0; y < h; y++)
+    for (int y = 0; y < h; y++) {
         for (int x = 0; x < w; x++) {
             size_t i = (size_t)y * w + x;
             rgb[i * 3] = (uint8_t)(x * 2);
             rgb[i * 3 + 1] = (uint8_t)(y * 5);
             rgb[i * 3 + 2] = (uint8_t)(128 + 100 * sinf((float)x * 0.1f));
             grey[i] = (uint8_t)((x + y) * 2);
-            for (int c = 0; c < 3; c++)
+            for (int c = 0; c < 3; c++) {
                 hdr[i * 3 + c] = (float)(x + c) * 0.05f;
+            }
         }
+    }
     membuf png = {0}, gpng = {0}, hdrf = {0};
     assert_int_equal(rill_image_encode_png(rgb, w, h, 3, &png.data, &png.size, NULL), RILL_OK);
     assert_int_equal(rill_image_encode_png(grey, w, h, 1, &gpng.data, &gpng.size, NULL), RILL_OK);
@@ -634,11 +643,12 @@ static void test_convert(void **state) {
                                                   &err),
                              RILL_OK);
             double se = 0;
-            for (size_t i = 0; i < (size_t)w * h; i++)
+            for (size_t i = 0; i < (size_t)w * h; i++) {
                 for (int c = 0; c < 3; c++) {
                     double d = (double)dec[i * 4 + c] - rgb[i * 3 + c];
                     se += d * d;
                 }
+            }
             double p = 10 * log10(255.0 * 255.0 / (se / ((double)w * h * 3) + 1e-9));
             assert_true(p > 38.0);
             rill_free(dec);

@@ -144,8 +144,9 @@ static void test_every_truncation(void **state) {
 }
 
 static void wr32(uint8_t *p, uint32_t v) {
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
         p[i] = (uint8_t)(v >> (8 * i));
+    }
 }
 
 static void test_hostile_headers(void **state) {
@@ -175,8 +176,9 @@ static void test_hostile_headers(void **state) {
     rill_image small;
     sky_image(&small, 8, 8);
     uint16_t half[8 * 8 * 4];
-    for (size_t i = 0; i < 8 * 8 * 4; i++)
+    for (size_t i = 0; i < 8 * 8 * 4; i++) {
         half[i] = rill_f32_to_f16(((float *)small.pixels)[i]);
+    }
     rill_rmip_write_desc d;
     memset(&d, 0, sizeof(d));
     d.format = RILL_TEX_FORMAT_RGBA16F;
@@ -210,8 +212,9 @@ static uint32_t crc32_of(const uint8_t *p, size_t n) {
     uint32_t c = 0xFFFFFFFFu;
     for (size_t i = 0; i < n; i++) {
         c ^= p[i];
-        for (int k = 0; k < 8; k++)
+        for (int k = 0; k < 8; k++) {
             c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+        }
     }
     return ~c;
 }
@@ -255,10 +258,11 @@ static void test_hostile_env_images(void **state) {
     for (int i = 0; i < 3; i++) {
         uint8_t *png = NULL;
         size_t size = 0;
-        if (i < 2)
+        if (i < 2) {
             png_of(sizes[i][0], sizes[i][1], &png, &size);
-        else
+        } else {
             png_header_only(sizes[i][0], sizes[i][1], &png, &size);
+        }
         rill_image out;
         rill_error err = {0};
         assert_int_not_equal(rill_env_image_decode(png, size, "sky/bad.png", &out, &err), RILL_OK);

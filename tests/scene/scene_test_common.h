@@ -29,8 +29,9 @@ static inline void test_cost_hook(rill_world *w, rill_entity e, void *data, void
     (void)data;
     test_tick_state *st = user;
     st->calls++;
-    if (st->clock)
+    if (st->clock) {
         rill_test_clock_advance(st->clock, st->cost_ns);
+    }
 }
 
 typedef struct test_ids {
@@ -137,10 +138,12 @@ typedef struct test_logbuf {
 static inline void test_log_sink(rill_log_level level, const char *module, const char *msg,
                                  void *user) {
     test_logbuf *lb = user;
-    if (level == RILL_LOG_WARN)
+    if (level == RILL_LOG_WARN) {
         lb->warns++;
-    if (level == RILL_LOG_ERROR)
+    }
+    if (level == RILL_LOG_ERROR) {
         lb->errors++;
+    }
     rill_strbuf_printf(&lb->text, "%s %s: %s\n", rill_log_level_name(level), module, msg);
 }
 
@@ -165,8 +168,9 @@ static inline void test_write_file(const char *dir, const char *rel, const char 
     char folder[1024];
     assert_true(rill_path_dirname(folder, sizeof folder, path));
     rill_error err = {0};
-    if (folder[0])
+    if (folder[0]) {
         assert_int_equal(rill_dir_create_all(folder, &err), RILL_OK);
+    }
     assert_int_equal(rill_file_write_all(path, text, strlen(text), &err), RILL_OK);
 }
 

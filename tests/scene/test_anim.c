@@ -226,8 +226,9 @@ static void test_thousand_instances_stream_out(void **state) {
     fx *f = *state;
     uint64_t live0 = rill_mem_live_bytes(RILL_MEM_SCENE);
     rill_entity *es = rill_malloc(1000 * sizeof(rill_entity));
-    for (int i = 0; i < 1000; i++)
+    for (int i = 0; i < 1000; i++) {
         es[i] = door_instance(f, player(i % 2 ? "open" : "slide", true));
+    }
     rill_scene_models_flush(f->sm);
     rill_scene_anim_update(f->an, 0.25f);
     rill_scene_anim_stats st;
@@ -237,8 +238,9 @@ static void test_thousand_instances_stream_out(void **state) {
     assert_int_equal(st.nodes_written, 1000);
     assert_float_equal(door_angle(door_of(f, es[1])), 22.5f, 0.05);
     uint64_t live1 = rill_mem_live_bytes(RILL_MEM_SCENE);
-    for (int i = 0; i < 1000; i++)
+    for (int i = 0; i < 1000; i++) {
         rill_world_despawn_recursive(f->w, es[i]);
+    }
     rill_scene_models_update(f->sm);
     rill_scene_anim_update(f->an, 0.25f);
     rill_scene_anim_get_stats(f->an, &st);

@@ -38,8 +38,9 @@ static uint32_t events_for(lfx *fx, rill_event_reader *rd, rill_scene_load h) {
     uint32_t n = 0;
     const rill_scene_event *e;
     while ((e = rill_event_read(fx->world, rd)) != NULL) {
-        if (e->load.id == h.id)
+        if (e->load.id == h.id) {
             n++;
+        }
     }
     return n;
 }
@@ -48,10 +49,12 @@ static uint32_t events_for(lfx *fx, rill_event_reader *rd, rill_scene_load h) {
 static uint32_t frame(lfx *fx, uint32_t *loaded_events, uint32_t *failed_events,
                       rill_scene_load h) {
     uint32_t applied = rill_scene_loader_update(fx->loader);
-    if (loaded_events)
+    if (loaded_events) {
         *loaded_events += events_for(fx, &fx->rd_loaded, h);
-    if (failed_events)
+    }
+    if (failed_events) {
         *failed_events += events_for(fx, &fx->rd_failed, h);
+    }
     rill_world_update_events(fx->world);
     return applied;
 }
@@ -99,8 +102,9 @@ static void test_progress_budget_and_loaded_event(void **state) {
                 assert_true(applied == (budget + cost - 1) / cost || applied_total == n);
             }
         }
-        if (st != RILL_SCENE_LOAD_LOADED)
+        if (st != RILL_SCENE_LOAD_LOADED) {
             assert_int_equal(loaded, 0);
+        }
     }
     assert_true(saw_tenth);
     assert_true(rill_scene_load_progress(fx.loader, h) == 1.0f);
@@ -109,8 +113,9 @@ static void test_progress_budget_and_loaded_event(void **state) {
     assert_int_equal(loaded, 1);
     assert_int_equal(failed, 0);
     /* More frames: no second event. */
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 5; i++) {
         frame(&fx, &loaded, &failed, h);
+    }
     assert_int_equal(loaded, 1);
     assert_int_equal(rill_scene_loader_pending(fx.loader), 0);
     /* Hierarchy and data came through. */
@@ -134,14 +139,16 @@ static void test_failed_event_once(void **state) {
         rill_scene_load h = rill_scene_load_async(fx.loader, paths[k], &err);
         assert_true(h.id != 0);
         uint32_t loaded = 0, failed = 0;
-        for (int i = 0; i < 6; i++)
+        for (int i = 0; i < 6; i++) {
             frame(&fx, &loaded, &failed, h);
+        }
         assert_int_equal(rill_scene_load_get_state(fx.loader, h), RILL_SCENE_LOAD_FAILED);
         assert_int_equal(failed, 1);
         assert_int_equal(loaded, 0);
         const char *msg = rill_scene_load_error(fx.loader, h);
-        if (!strstr(msg, want[k]))
+        if (!strstr(msg, want[k])) {
             fail_msg("error \"%s\" lacks \"%s\"", msg, want[k]);
+        }
         assert_int_equal(rill_world_entity_count(fx.world), 0);
     }
     /* The synchronous path reports the same way. */
@@ -168,8 +175,9 @@ static void test_new_main_load_cancels_and_replaces(void **state) {
      * in the next update's budgeted retire slice: test_cancel_main_retires_in_budget). */
     rill_scene_load a = rill_scene_load_async(fx.loader, "a.rsn", &err);
     uint32_t la = 0, fa = 0;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         frame(&fx, &la, &fa, a);
+    }
     assert_int_equal(rill_scene_load_get_state(fx.loader, a), RILL_SCENE_LOAD_SPAWNING);
     assert_int_equal(rill_world_entity_count(fx.world), 130);
     rill_scene_load b = rill_scene_load_async(fx.loader, "b.rsn", &err);
@@ -207,8 +215,9 @@ static void test_cancel_while_parsing(void **state) {
     assert_true(rill_scene_load_cancel(fx.loader, a));
     assert_false(rill_scene_load_cancel(fx.loader, a));
     assert_int_equal(rill_scene_load_get_state(fx.loader, a), RILL_SCENE_LOAD_CANCELLED);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         frame(&fx, NULL, NULL, a);
+    }
     assert_int_equal(rill_world_entity_count(fx.world), 0);
     rill_scene_load_release(fx.loader, a);
     assert_int_equal(rill_scene_load_get_state(fx.loader, a), RILL_SCENE_LOAD_INVALID);
@@ -238,8 +247,9 @@ static void test_component_twice(void **state) {
     rill_scene_load h = rill_scene_load_async(fx.loader, "twice.rsn", &err);
     uint32_t loaded = 0;
     for (int i = 0; i < 100 && rill_scene_load_get_state(fx.loader, h) != RILL_SCENE_LOAD_LOADED;
-         i++)
+         i++) {
         frame(&fx, &loaded, NULL, h);
+    }
     assert_int_equal(rill_scene_load_get_state(fx.loader, h), RILL_SCENE_LOAD_LOADED);
     assert_true(test_log_has(&lb, "twice.rsn:5:3: Tick given twice in this entity; the last block "
                                   "replaces the earlier one"));
@@ -301,8 +311,9 @@ static void test_nested_instances_expand(void **state) {
     assert_int_equal(rill_world_child_count(fx.world, far), 0); /* streamed: left for later */
     assert_int_equal(rill_world_child_count(fx.world, rill_world_find_by_name(fx.world, "loop")),
                      0);
-    if (getenv("SCENE_TEST_PRINT"))
+    if (getenv("SCENE_TEST_PRINT")) {
         fprintf(stderr, "%s", lb.text.data);
+    }
     assert_true(test_log_has(&lb, "it instances itself (cycle)"));
     assert_true(
         test_log_has(&lb, "main.rsn:6:42: SceneInstance.scene: asset \"nope.rsn\" is missing"));
@@ -414,8 +425,9 @@ static void test_records_recycle(void **state) {
     for (int i = 0; i < 5; i++) {
         rill_scene_load h;
         assert_int_equal(rill_scene_load_sync(fx.loader, "a.rsn", &h, &err), RILL_OK);
-        if (i == 0)
+        if (i == 0) {
             first = h;
+        }
     }
     assert_int_equal(rill_scene_load_get_state(fx.loader, first), RILL_SCENE_LOAD_INVALID);
     assert_int_equal(rill_world_entity_count(fx.world), 3);
@@ -547,8 +559,9 @@ static void test_swap_completes_in_own_update(void **state) {
             /* Old scene still whole, no event yet. */
             assert_int_equal(rill_world_entity_count(fx.world), 200 + 95);
             assert_int_equal(loaded, 0);
-            if (applied_total == 95)
+            if (applied_total == 95) {
                 saw_all_applied = true;
+            }
         } else {
             assert_int_equal(st, RILL_SCENE_LOAD_LOADED);
             /* Completed at the start of the update after the last entity, applying nothing. */
@@ -610,11 +623,12 @@ static void make_tock_scene(lfx *fx, const char *rel, uint32_t n, bool ticks) {
     rill_strbuf sb = {0};
     rill_strbuf_printf(&sb, "rsn 1\n");
     for (uint32_t i = 1; i <= n; i++) {
-        if (i % 4 != 1)
+        if (i % 4 != 1) {
             rill_strbuf_printf(&sb, "entity %u parent %u \"old_%u\" { Tock { n: %u }", i, i - 1, i,
                                i);
-        else
+        } else {
             rill_strbuf_printf(&sb, "entity %u \"old_%u\" { Tock { n: %u }", i, i, i);
+        }
         rill_strbuf_printf(&sb, ticks ? " Tick { n: %u } }\n" : " }\n", i);
     }
     test_write_file(fx->dir, rel, sb.data);
@@ -658,8 +672,9 @@ static void test_swap_retires_old_scene_in_budget(void **state) {
             /* The new scene is complete from then on; the old one shrinks. */
             assert_true(rill_world_find_by_name(fx.world, "new_50") != RILL_ENTITY_NULL);
             assert_true(count >= NEW && count <= prev);
-            if (count < prev)
+            if (count < prev) {
                 retire_frames++;
+            }
             assert_true(rill_scene_loader_retiring(fx.loader) == (count > NEW));
         }
         was_loaded = is_loaded;
@@ -745,8 +760,9 @@ static void test_load_propagates_transforms(void **state) {
     rill_error err = {0};
     rill_scene_load h = rill_scene_load_async(fx.loader, "t.rsn", &err);
     for (int i = 0; i < 10 && rill_scene_load_get_state(fx.loader, h) != RILL_SCENE_LOAD_LOADED;
-         i++)
+         i++) {
         frame(&fx, NULL, NULL, h);
+    }
     assert_int_equal(rill_scene_load_get_state(fx.loader, h), RILL_SCENE_LOAD_LOADED);
     const float *m = rill_world_global_matrix(fx.world, rill_world_find_by_name(fx.world, "c"));
     assert_non_null(m);

@@ -158,8 +158,9 @@ static void write_main(fixture *fx, rill_strbuf *out) {
 
 static void print_diff(const char *a, const char *b) {
     size_t i = 0;
-    while (a[i] && a[i] == b[i])
+    while (a[i] && a[i] == b[i]) {
         i++;
+    }
     fprintf(stderr, "first difference at byte %zu:\n--- expected\n%.200s\n--- got\n%.200s\n", i,
             a + (i > 40 ? i - 40 : 0), b + (i > 40 ? i - 40 : 0));
 }
@@ -180,8 +181,9 @@ static void test_canonical_round_trip(void **state) {
     assert_true(test_log_has(
         &lb, "canon.rsn:82:16: SceneInstance.scene: asset \"scenes/village.rsn\" is missing"));
     assert_true(test_log_has(&lb, "canon.rsn:4:5: unknown component 'Alpha' kept as written"));
-    if (lb.warns != 4)
+    if (lb.warns != 4) {
         fprintf(stderr, "%s", lb.text.data);
+    }
     assert_int_equal(lb.warns, 4);
     test_log_end(&lb);
     assert_int_equal(rill_world_entity_count(fx.world), 6);
@@ -214,8 +216,9 @@ static void test_canonical_round_trip(void **state) {
 
     rill_strbuf out = {0};
     write_main(&fx, &out);
-    if (strcmp(out.data, CANONICAL) != 0)
+    if (strcmp(out.data, CANONICAL) != 0) {
         print_diff(CANONICAL, out.data);
+    }
     assert_string_equal(out.data, CANONICAL);
 
     /* And the writer's output, read again, gives the same bytes again. */
@@ -456,12 +459,14 @@ static void test_errors_name_the_place(void **state) {
         rill_error err = {0};
         rill_result r = rill_scene_check_text(w, "e.rsn", cases[i].text, strlen(cases[i].text),
                                               NULL, NULL, &err);
-        if (getenv("SCENE_TEST_PRINT"))
+        if (getenv("SCENE_TEST_PRINT")) {
             fprintf(stderr, "%zu: %s\n", i, err.msg);
+        }
         if (r == RILL_OK || !strstr(err.msg, cases[i].where)) {
-            if (!getenv("SCENE_TEST_PRINT"))
+            if (!getenv("SCENE_TEST_PRINT")) {
                 fail_msg("case %zu: wanted \"%s\", got %s \"%s\"", i, cases[i].where,
                          rill_result_name(r), err.msg);
+            }
         }
     }
     rill_world_destroy(w);
@@ -470,10 +475,12 @@ static void test_errors_name_the_place(void **state) {
 /* True when text[0..len) ends, after trailing whitespace, right after an entity's closing brace
  * at the start of a line: such a prefix is a complete, valid smaller file. */
 static bool ends_at_entity_boundary(const char *text, size_t len) {
-    while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == ' '))
+    while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == ' ')) {
         len--;
-    if (len == 5 && memcmp(text, "rsn 1", 5) == 0)
+    }
+    if (len == 5 && memcmp(text, "rsn 1", 5) == 0) {
         return true; /* a scene with no entity */
+    }
     return len >= 2 && text[len - 1] == '}' && text[len - 2] == '\n';
 }
 
@@ -536,9 +543,9 @@ static void test_random_byte_flips(void **state) {
         }
         rill_error err = {0};
         rill_result r = rill_scene_check_text(w, "f.rsn", copy, n, NULL, NULL, &err);
-        if (r == RILL_OK)
+        if (r == RILL_OK) {
             ok++;
-        else {
+        } else {
             assert_true(strncmp(err.msg, "f.rsn", 5) == 0);
             bad++;
         }
@@ -558,24 +565,28 @@ static void test_float_shortest_round_trip(void **state) {
         uint32_t bits = rng_next(&seed) ^ (rng_next(&seed) << 21);
         float f;
         memcpy(&f, &bits, 4);
-        if (isnan(f))
+        if (isnan(f)) {
             continue;
+        }
         uint32_t n = rill_num_format_f32(f, buf, sizeof buf);
         float back;
         assert_true(rill_num_parse_f32(buf, n, &back));
-        if (memcmp(&back, &f, 4) != 0)
+        if (memcmp(&back, &f, 4) != 0) {
             fail_msg("f32 %08x -> %s -> different bits", bits, buf);
+        }
         uint64_t dbits =
             ((uint64_t)rng_next(&seed) << 32) ^ rng_next(&seed) ^ ((uint64_t)rng_next(&seed) << 45);
         double d;
         memcpy(&d, &dbits, 8);
-        if (isnan(d))
+        if (isnan(d)) {
             continue;
+        }
         n = rill_num_format_f64(d, buf, sizeof buf);
         double dback;
         assert_true(rill_num_parse_f64(buf, n, &dback));
-        if (memcmp(&dback, &d, 8) != 0)
+        if (memcmp(&dback, &d, 8) != 0) {
             fail_msg("f64 -> %s -> different bits", buf);
+        }
     }
     /* Short values print short. */
     assert_int_equal(rill_num_format_f32(0.1f, buf, sizeof buf), 3);

@@ -109,8 +109,9 @@ static counter *get_counter(fixture *f, rill_entity e) {
 }
 
 static void frames(fixture *f, int n) {
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         rill_app_frame(f->app);
+    }
 }
 
 /* >>lifecycle ---------------------------------------------------------------------------------- */
@@ -171,8 +172,9 @@ typedef struct seen {
 static void sys_read(rill_app *app, void *user) {
     seen *s = user;
     const rill_transform *t = rill_world_get(rill_app_world(app), s->e, RILL_COMPONENT_TRANSFORM);
-    if (s->n < 8)
+    if (s->n < 8) {
         s->x[s->n++] = t->translation[0];
+    }
 }
 
 static void test_writes_seen_same_frame(void **state) {
@@ -189,8 +191,9 @@ static void test_writes_seen_same_frame(void **state) {
                    .name = "reader", .stage = RILL_STAGE_UPDATE, .fn = sys_read, .user = &s});
     frames(&f, 3);
     assert_int_equal(s.n, 3);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         assert_true(s.x[i] == (float)(i + 1));
+    }
     const float *m = rill_world_global_matrix(f.w, s.e);
     assert_true(m[12] == 3.0f && m[13] == 2.0f && m[14] == 3.0f);
     close_fixture(&f);
@@ -294,10 +297,12 @@ static void test_api(void **state) {
     rill_entity e = spawn_scripted(&f, "api", "api.lua", NULL);
     frames(&f, 10);
     int32_t bits = get_counter(&f, e)->count;
-    for (int b = 0; b <= 23; b++)
-        if (!(bits & (1 << b)))
+    for (int b = 0; b <= 23; b++) {
+        if (!(bits & (1 << b))) {
             fail_msg("api check %d failed (bits 0x%x); last log: %s", b, (unsigned)bits,
                      f.log.last_msg);
+        }
+    }
     assert_true(rill_scripts_running(f.s, e));
     close_fixture(&f);
 }
@@ -349,10 +354,12 @@ static void test_cached_lookups(void **state) {
     rill_entity e = spawn_scripted(&f, "cached", "cache.lua", NULL);
     frames(&f, 3);
     int32_t bits = get_counter(&f, e)->count;
-    for (int b = 0; b <= 11; b++)
-        if (!(bits & (1 << b)))
+    for (int b = 0; b <= 11; b++) {
+        if (!(bits & (1 << b))) {
             fail_msg("cache check %d failed (bits 0x%x); last log: %s", b, (unsigned)bits,
                      f.log.last_msg);
+        }
+    }
     const rill_transform *t = rill_world_get(f.w, e, RILL_COMPONENT_TRANSFORM);
     assert_true(t->translation[0] == 5.0f && t->translation[1] == 6.0f);
     assert_true(rill_scripts_running(f.s, e));
@@ -457,8 +464,9 @@ static void test_sandbox_refuses(void **state) {
     for (size_t i = 0; i < RILL_COUNTOF(escapes); i++) {
         rill_error err = {0};
         rill_result r = rill_scripts_exec(f.s, "escape", escapes[i], &err);
-        if (r == RILL_OK)
+        if (r == RILL_OK) {
             fail_msg("escape %zu was not refused: %s", i, escapes[i]);
+        }
     }
     /* The state is still good, and the engine keeps running frames with scripts in them. */
     rill_error err = {0};
@@ -727,8 +735,9 @@ static void test_check_source(void **state) {
     assert_int_equal(rill_scripts_check_source("c.lua", bin, sizeof(bin) - 1, &err),
                      RILL_ERR_PARSE);
     assert_non_null(strstr(err.msg, "c.lua:1: a binary"));
-    for (size_t n = 1; n < strlen(good); n++) /* every truncation: an error or fine, no crash */
+    for (size_t n = 1; n < strlen(good); n++) { /* every truncation: an error or fine, no crash */
         (void)rill_scripts_check_source("t.lua", good, n, &err);
+    }
     assert_int_equal(rill_scripts_check_source(NULL, good, 1, &err), RILL_ERR_INVALID_ARGUMENT);
 }
 

@@ -77,8 +77,9 @@ static inline void sfx_frame(sfx *fx) {
 }
 
 static inline void sfx_frames(sfx *fx, uint32_t n) {
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         sfx_frame(fx);
+    }
 }
 
 static inline rill_stream_stats sfx_stats(sfx *fx) {

@@ -54,8 +54,9 @@ static void test_gate_restores_once_per_closing(void **state) {
 
     uint32_t events = 0;
     rill_world_update_events(w);
-    while (rill_event_read(w, &rd))
+    while (rill_event_read(w, &rd)) {
         events++;
+    }
     assert_int_equal(events, 2);
 
     const rill_streaming_state *st = rill_stream_state(s);

@@ -16,8 +16,9 @@ static rill_instance_state st_of(sfx *fx, rill_entity root) {
 }
 
 static void frames_until(sfx *fx, rill_entity root, rill_instance_state want, uint32_t max) {
-    for (uint32_t i = 0; i < max && st_of(fx, root) != want; i++)
+    for (uint32_t i = 0; i < max && st_of(fx, root) != want; i++) {
         sfx_frame(fx);
+    }
     assert_int_equal(st_of(fx, root), want);
 }
 
@@ -125,8 +126,9 @@ static void test_four_in_flight_nearest_first(void **state) {
     sfx_scene(&fx, "big.rsn", 50, 0.1f);
     rill_entity roots[8];
     const float xs[8] = {70, 10, 50, 30, 80, 20, 60, 40}; /* shuffled distances */
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < 8; i++) {
         roots[i] = sfx_instance(&fx, "big.rsn", xs[i], 0, 200, 300, 1);
+    }
     sfx_camera(&fx, 0, 0);
     sfx_frame(&fx);
     for (int i = 0; i < 8; i++) {
@@ -149,8 +151,9 @@ static void test_modes_and_restore(void **state) {
         sfx fx;
         sfx_init(&fx, closed[m], BUDGET, COST);
         sfx_scene(&fx, "small.rsn", 5, 1.0f);
-        for (int i = 0; i < 6; i++)
+        for (int i = 0; i < 6; i++) {
             sfx_instance(&fx, "small.rsn", 1000.0f * (float)i, 0, 50, 60, 1);
+        }
         sfx_camera(&fx, -5000, 0);
         sfx_frames(&fx, 20);
         assert_int_equal(sfx_stats(&fx).loaded, 6);
@@ -322,10 +325,11 @@ static void test_unload_spread_over_frames(void **state) {
     rill_strbuf sb = {0};
     rill_strbuf_printf(&sb, "rsn 1\n");
     for (uint32_t i = 1; i <= N; i++) {
-        if (i % 4 != 1)
+        if (i % 4 != 1) {
             rill_strbuf_printf(&sb, "entity %u parent %u { Tock { n: %u } }\n", i, i - 1, i);
-        else
+        } else {
             rill_strbuf_printf(&sb, "entity %u { Tock { n: %u } }\n", i, i);
+        }
     }
     test_write_file(fx.env.dir, "big.rsn", sb.data);
     rill_strbuf_free(&sb);
@@ -344,8 +348,9 @@ static void test_unload_spread_over_frames(void **state) {
     rill_entity *meshes = malloc(N * sizeof *meshes);
     assert_non_null(meshes);
     memcpy(meshes, ents, N * sizeof *meshes);
-    for (uint32_t i = 0; i < N; i++)
+    for (uint32_t i = 0; i < N; i++) {
         assert_non_null(rill_world_add(fx.env.world, meshes[i], mc.model_mesh, NULL));
+    }
 
     sfx_camera(&fx, 1000, 0);
     /* The burst is spread: the meshes are hidden max_hides_per_update (2048) entities an update,
@@ -376,8 +381,9 @@ static void test_unload_spread_over_frames(void **state) {
         assert_true(frames++ < 100);
         /* Every mesh still alive is hidden. */
         for (uint32_t i = 0; i < N; i++) {
-            if (!rill_world_is_alive(fx.env.world, meshes[i]))
+            if (!rill_world_is_alive(fx.env.world, meshes[i])) {
                 continue;
+            }
             const rill_render_mode_component *rm =
                 rill_world_get(fx.env.world, meshes[i], mc.render_mode);
             assert_non_null(rm);
@@ -391,8 +397,9 @@ static void test_unload_spread_over_frames(void **state) {
         shrinking += count < prev;
         prev = count;
         /* No load starts while content is left; the update that sees the last go starts it. */
-        if (st_of(&fx, a) == RILL_INSTANCE_UNLOADING)
+        if (st_of(&fx, a) == RILL_INSTANCE_UNLOADING) {
             assert_int_equal(sfx_stats(&fx).loads_started, 1);
+        }
     }
     assert_true(shrinking >= 4); /* 5000 despawns at 1 us in 1 ms budgets */
     assert_int_equal(rill_world_entity_count(fx.env.world), start - N);
@@ -420,14 +427,17 @@ static void test_thousand_cycles_return_to_start(void **state) {
     sfx_scene(&fx, "small.rsn", 20, 1.0f);
     rill_entity a = sfx_instance(&fx, "small.rsn", 0, 0, 50, 60, 10);
     /* The first cycles size storage, arrays, free lists and event buffers once. */
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         cycle(&fx, a);
+    }
     uint32_t entities = rill_world_entity_count(fx.env.world);
     size_t live[RILL_MEM_TAG_NUM];
-    for (int t = 0; t < RILL_MEM_TAG_NUM; t++)
+    for (int t = 0; t < RILL_MEM_TAG_NUM; t++) {
         live[t] = rill_mem_live_bytes((rill_mem_tag)t);
-    for (int i = 0; i < 1000; i++)
+    }
+    for (int i = 0; i < 1000; i++) {
         cycle(&fx, a);
+    }
     assert_int_equal(rill_world_entity_count(fx.env.world), entities);
     for (int t = 0; t < RILL_MEM_TAG_NUM; t++) {
         assert_int_equal(rill_mem_live_bytes((rill_mem_tag)t), live[t]);
@@ -456,11 +466,13 @@ static void test_big_district_gives_memory_back(void **state) {
     sfx_scene(&fx, "big.rsn", BIG, 0.1f);
     rill_entity a = sfx_instance(&fx, "small.rsn", 0, 0, 50, 60, 10);
     rill_entity b = sfx_instance(&fx, "big.rsn", 2000, 0, 50, 60, 10);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         cycle(&fx, a);
+    }
     size_t live[RILL_MEM_TAG_NUM];
-    for (int t = 0; t < RILL_MEM_TAG_NUM; t++)
+    for (int t = 0; t < RILL_MEM_TAG_NUM; t++) {
         live[t] = rill_mem_live_bytes((rill_mem_tag)t);
+    }
     uint32_t entities = rill_world_entity_count(fx.env.world);
     for (int i = 0; i < 3; i++) {
         sfx_camera(&fx, 2000, 0);
@@ -469,8 +481,9 @@ static void test_big_district_gives_memory_back(void **state) {
         sfx_frame(&fx);
         gone(&fx, b);
     }
-    for (int i = 0; i < 1000; i++)
+    for (int i = 0; i < 1000; i++) {
         cycle(&fx, a);
+    }
     assert_int_equal(rill_world_entity_count(fx.env.world), entities);
     bool ok = true;
     for (int t = 0; t < RILL_MEM_TAG_NUM; t++) {

@@ -71,8 +71,9 @@ static void write_glb_prims(const char *path, uint32_t tris, uint32_t prims) {
         pos[i * 3] = cosf((float)i * 0.1f), pos[i * 3 + 2] = sinf((float)i * 0.1f);
         nrm[i * 3 + 1] = 1.0f;
     }
-    for (uint32_t t = 0; t < tris; t++)
+    for (uint32_t t = 0; t < tris; t++) {
         idx[t * 3] = 0, idx[t * 3 + 1] = t + 1u, idx[t * 3 + 2] = t + 2u;
+    }
     rill_gltf_primitive prim = {.vertex_count = nv,
                                 .positions = pos,
                                 .normals = nrm,
@@ -225,9 +226,10 @@ static void test_probe_spawn_and_switch(void **state) {
     /* Jumping from mid-crossfade straight to the base hides both blended levels. */
     rill_lod_system_update(lod, mid);
     rill_lod_system_update(lod, cams[2]);
-    for (int l = 0; l < 3; l++)
+    for (int l = 0; l < 3; l++) {
         assert_int_equal(mode_under(w, mc, roots[l]),
                          l == 0 ? RILL_RENDER_MODE_NORMAL : RILL_RENDER_MODE_HIDDEN);
+    }
     assert_true(fade_under(w, mc, roots[0]) == 0.0f);
     /* A MeshLod that disables the bands keeps the base at any distance. */
     rill_mesh_lod off = {.enabled = false};
@@ -257,8 +259,9 @@ static uint32_t shown_meshes(rill_world *w, const rill_model_components *mc) {
     rill_query_desc qd = {.with = {mc->model_mesh, mc->mesh_shown}};
     rill_query q = rill_world_query(w, &qd);
     uint32_t n = 0;
-    while (rill_query_next(&q))
+    while (rill_query_next(&q)) {
         n++;
+    }
     return n;
 }
 
@@ -368,9 +371,10 @@ static void test_state_follows_trees(void **state) {
     rill_scene_models_flush(f->sm);
     rill_entity roots[RILL_SCENE_MODEL_MAX_LEVELS];
     assert_int_equal(rill_scene_models_levels(f->sm, x, roots), 3);
-    for (int l = 0; l < 3; l++)
+    for (int l = 0; l < 3; l++) {
         assert_int_equal(mode_under(w, mc, roots[l]),
                          l == 2 ? RILL_RENDER_MODE_NORMAL : RILL_RENDER_MODE_HIDDEN);
+    }
     rill_lod_stats before;
     rill_lod_system_get_stats(f->lod, &before);
     rill_lod_system_update(f->lod, cam);
@@ -378,9 +382,10 @@ static void test_state_follows_trees(void **state) {
     rill_lod_stats after;
     rill_lod_system_get_stats(f->lod, &after);
     assert_int_equal(after.switches, before.switches);
-    for (int l = 0; l < 3; l++)
+    for (int l = 0; l < 3; l++) {
         assert_int_equal(mode_under(w, mc, roots[l]),
                          l == 2 ? RILL_RENDER_MODE_NORMAL : RILL_RENDER_MODE_HIDDEN);
+    }
     assert_int_equal(shown_meshes(w, mc), 1);
 
     /* Cycles of 300 Models spawned, switched and despawned: the same live bytes after each (a
@@ -388,15 +393,17 @@ static void test_state_follows_trees(void **state) {
     size_t live[5];
     rill_entity many[300];
     for (int cycle = 0; cycle < 5; cycle++) {
-        for (int i = 0; i < 300; i++)
+        for (int i = 0; i < 300; i++) {
             many[i] = model_entity(w, mc, "f.glb", (float)(i % 20) * 30.0f);
+        }
         rill_scene_models_flush(f->sm);
         rill_lod_system_update(f->lod, cam);
         rill_lod_stats st;
         rill_lod_system_get_stats(f->lod, &st);
         assert_int_equal(st.models, 301);
-        for (int i = 0; i < 300; i++)
+        for (int i = 0; i < 300; i++) {
             rill_world_despawn(w, many[i]);
+        }
         rill_scene_models_update(f->sm);
         rill_lod_system_update(f->lod, cam);
         rill_lod_system_get_stats(f->lod, &st);
@@ -438,8 +445,9 @@ static void test_spawn_budget_and_retired(void **state) {
     model_entity(w, mc, "m.glb", 0);
     rill_scene_models_flush(sm); /* the file is loaded; flush spawns without a budget */
     rill_entity e[6];
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < 6; i++) {
         e[i] = model_entity(w, mc, "m.glb", (float)i);
+    }
     const rill_render_mode_component hidden = {.mode = RILL_RENDER_MODE_HIDDEN};
     rill_world_add(w, e[5], mc->render_mode, &hidden);
     rill_scene_models_stats st;
@@ -450,9 +458,10 @@ static void test_spawn_budget_and_retired(void **state) {
         assert_int_equal(st.pending, 6 - 2 * u);
         assert_true(st.last_spawn_ns >= 1000000u);
     }
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < 6; i++) {
         assert_int_equal(mode_under(w, mc, rill_scene_models_root(sm, e[i])),
                          i == 5 ? RILL_RENDER_MODE_HIDDEN : RILL_RENDER_MODE_NORMAL);
+    }
     rill_scene_models_destroy(sm);
     rill_asset_server_destroy(as);
     rill_vfs_destroy(vfs);
@@ -484,11 +493,12 @@ static void expected_levels(rill_world *w, const rill_model_components *mc, rill
     if (cam) {
         const rill_mesh_lod *ml = rill_world_get(w, e, mc->mesh_lod);
         rill_lod_settings st = rill_lod_settings_default();
-        if (ml)
+        if (ml) {
             st = (rill_lod_settings){ml->enabled,
                                      {ml->lod1_distance, ml->lod2_distance, ml->lod3_distance},
                                      ml->crossfade,
                                      ml->cull_distance};
+        }
         rill_lod_bands bands;
         rill_lod_bands_make(&st, n, &bands);
         const float *m = rill_world_global_matrix(w, e);
@@ -500,14 +510,16 @@ static void expected_levels(rill_world *w, const rill_model_components *mc, rill
         rill_lod_pick p = rill_lod_pick_at(&bands, d);
         *a = p.level;
         uint32_t q = p.next >= 0 && p.level >= 0 ? (uint32_t)(p.fade * 16.0f + 0.5f) : 0u;
-        if (q >= 16u)
+        if (q >= 16u) {
             *a = p.next;
-        else if (q > 0)
+        } else if (q > 0) {
             *b = p.next, *fade = (float)q / 16.0f;
+        }
     }
     const rill_render_mode_component *rm = rill_world_get(w, e, mc->render_mode);
-    if (rm && rm->mode == RILL_RENDER_MODE_HIDDEN)
+    if (rm && rm->mode == RILL_RENDER_MODE_HIDDEN) {
         *a = -1, *b = -1, *fade = 0.0f;
+    }
 }
 
 /* Asserts that every spawned Model shows what a full evaluation would, in the LOD system's record
@@ -518,8 +530,9 @@ static uint32_t assert_full_evaluation(lod_fixture *f, const rill_entity *models
     for (uint32_t i = 0; i < count; i++) {
         rill_entity roots[RILL_SCENE_MODEL_MAX_LEVELS];
         uint32_t n = rill_scene_models_levels(f->sm, models[i], roots);
-        if (n < 2)
+        if (n < 2) {
             continue;
+        }
         with_levels++;
         int32_t a, b, next;
         float fade, got_fade;
@@ -531,10 +544,11 @@ static uint32_t assert_full_evaluation(lod_fixture *f, const rill_entity *models
             bool shown = l == a || l == b;
             assert_int_equal(mode_under(f->w, f->mc, roots[l]),
                              shown ? RILL_RENDER_MODE_NORMAL : RILL_RENDER_MODE_HIDDEN);
-            if (shown)
+            if (shown) {
                 assert_true(fade_under(f->w, f->mc, roots[l]) == (b < 0    ? 0.0f
                                                                   : l == b ? fade
                                                                            : -fade));
+            }
         }
     }
     return with_levels;
@@ -565,14 +579,16 @@ static void script_change(lod_fixture *f, rill_entity *models, uint64_t *x) {
         rill_world_add(w, e, mc->mesh_lod, &ml);
     } else if (kind == 2) {
         rill_mesh_lod *ml = rill_world_get(w, e, mc->mesh_lod);
-        if (ml) /* written in place, as an inspector would */
+        if (ml) { /* written in place, as an inspector would */
             ml->lod1_distance = rng_range(x, 5.0f, ml->lod2_distance), ml->crossfade *= 0.5f;
-        else
+        } else {
             rill_world_remove(w, models[rng_next(x) % SCRIPT_MODELS], mc->mesh_lod);
+        }
     } else if (kind == 3) {
         rill_mesh_lod *ml = rill_world_get(w, e, mc->mesh_lod);
-        if (ml)
+        if (ml) {
             rill_world_remove(w, e, mc->mesh_lod);
+        }
     } else if (kind == 4) {
         const rill_render_mode_component *rm = rill_world_get(w, e, mc->render_mode);
         bool hide = !rm || rm->mode != RILL_RENDER_MODE_HIDDEN;
@@ -614,11 +630,13 @@ static void test_amortized_equals_full(void **state) {
             has_camera = false;
         } else if (r > 0.15f) { /* else the camera pauses */
             float step = rng_unit(&x) < 0.5f ? 0.02f : 2.5f;
-            for (int k = 0; k < 3; k += 2)
+            for (int k = 0; k < 3; k += 2) {
                 cam[k] += rng_range(&x, -step, step);
+            }
         }
-        if (rng_unit(&x) < 0.15f)
+        if (rng_unit(&x) < 0.15f) {
             script_change(f, models, &x);
+        }
         rill_scene_models_flush(f->sm); /* spawns, drops and propagates transforms */
         rill_lod_system_update(f->lod, has_camera ? cam : NULL);
         uint32_t n = assert_full_evaluation(f, models, SCRIPT_MODELS, has_camera ? cam : NULL);
@@ -688,9 +706,10 @@ static void test_spawn_at_level(void **state) {
     const rill_model_components *mc = f->mc;
     rill_entity roots[RILL_SCENE_MODEL_MAX_LEVELS];
     assert_int_equal(rill_scene_models_levels(f->sm, f->x, roots), 3); /* spawned camera-less */
-    for (int l = 0; l < 3; l++)
+    for (int l = 0; l < 3; l++) {
         assert_int_equal(mode_under(w, mc, roots[l]),
                          l == 0 ? RILL_RENDER_MODE_NORMAL : RILL_RENDER_MODE_HIDDEN);
+    }
     static const char *const files[] = {"d.glb", "e.glb", "f.glb"};
     /* On each default band, inside the crossfades over [40, 45) and [100, 105), far out; with the
      * MeshLod below (bands 30 / 80, crossfade 8, cull at 90) some of these are culled. */
@@ -706,11 +725,13 @@ static void test_spawn_at_level(void **state) {
             float d = dist[i % 10u], a = 0.7f * (float)i;
             models[i] = model_entity(w, mc, files[(i + r) % 3u], cam[0] + d * cosf(a));
             rill_world_transform_mut(w, models[i])->translation[2] = cam[2] + d * sinf(a);
-            if (i % 4u == 1u)
+            if (i % 4u == 1u) {
                 rill_world_add(w, models[i], mc->mesh_lod, &culling);
-            if (i % 7u == 3u)
+            }
+            if (i % 7u == 3u) {
                 rill_world_add(w, models[i], mc->render_mode,
                                &(rill_render_mode_component){RILL_RENDER_MODE_HIDDEN, 0.5f, 0});
+            }
         }
         rill_world_update_transforms(w); /* world positions, as the scene loader gives them */
         rill_scene_models_flush(f->sm);
@@ -765,8 +786,9 @@ static uint32_t meshes_of(rill_world *w, rill_entity root, rill_entity *out, uin
     uint32_t n = 0;
     rill_entity node = rill_world_first_child(w, root);
     for (rill_entity c = node ? rill_world_first_child(w, node) : 0; c && n < cap;
-         c = rill_world_next_sibling(w, c))
+         c = rill_world_next_sibling(w, c)) {
         out[n++] = c;
+    }
     return n;
 }
 
@@ -822,8 +844,9 @@ static void test_level_lists(void **state) {
     assert_int_equal(rill_scene_models_set_level(sm, g, 1, true, 0.0f), 3);
     assert_int_equal(rill_scene_models_set_level(sm, g, 0, false, 0.0f), 3);
     assert_int_equal(meshes_of(w, roots[0], q, 3), 3);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         assert_false(rill_world_has(w, q[i], mc->mesh_shown));
+    }
 }
 
 /* >>check budget: a bounded update measures the nearest first, and every model in turn */
@@ -839,8 +862,9 @@ static uint32_t settle_bounded(lod_fixture *f, const float *cam, uint32_t limit)
         rill_lod_system_update(f->lod, cam);
         rill_lod_system_get_stats(f->lod, &st);
         assert_true(st.checked <= BUDGET_CHECKS);
-        if (st.deferred == 0)
+        if (st.deferred == 0) {
             return u;
+        }
     }
     return limit + 1u;
 }
@@ -874,10 +898,12 @@ static void test_check_budget(void **state) {
     uint32_t near = BUDGET_CHECKS - BUDGET_CHECKS / 8u;
     for (uint32_t i = 0; i < BUDGET_MODELS; i++) {
         uint32_t nearer = 0;
-        for (uint32_t j = 0; j < BUDGET_MODELS; j++)
+        for (uint32_t j = 0; j < BUDGET_MODELS; j++) {
             nearer += d2[j] < d2[i];
-        if (nearer < near)
+        }
+        if (nearer < near) {
             assert_full_evaluation(f, &models[i], 1, cam);
+        }
     }
     const uint32_t bound = (BUDGET_MODELS + 1u) / (BUDGET_CHECKS / 8u) + 1u;
     assert_true(settle_bounded(f, cam, bound) <= bound);
@@ -909,10 +935,11 @@ static void test_check_budget(void **state) {
     float walk[3] = {0, 0, 0};
     for (uint32_t frame = 0; frame < 300; frame++) {
         float r = rng_unit(&x);
-        if (r < 0.03f)
+        if (r < 0.03f) {
             walk[0] = rng_range(&x, -3000.0f, 3000.0f), walk[2] = rng_range(&x, -3000.0f, 3000.0f);
-        else
+        } else {
             walk[0] += rng_range(&x, -3.0f, 3.0f), walk[2] += rng_range(&x, -3.0f, 3.0f);
+        }
         rill_lod_system_update(f->lod, r > 0.98f ? NULL : walk);
         rill_lod_system_get_stats(f->lod, &st);
         assert_true(st.checked <= BUDGET_CHECKS);

@@ -86,8 +86,9 @@ static void frame(fixture *f) {
 static uint32_t resident_mask(const fixture *f) {
     uint32_t m = 0;
     for (uint32_t i = 0; i < 8; i++) {
-        if (rill_terrain_chunk_get_state(f->sys, f->terrain, i, 0) == RILL_TERRAIN_CHUNK_RESIDENT)
+        if (rill_terrain_chunk_get_state(f->sys, f->terrain, i, 0) == RILL_TERRAIN_CHUNK_RESIDENT) {
             m |= 1u << i;
+        }
     }
     return m;
 }
@@ -96,14 +97,16 @@ static void test_terrain_follows_gate_and_camera(void **state) {
     (void)state;
     fixture f;
     setup(&f);
-    for (int i = 0; i < 10; i++)
+    for (int i = 0; i < 10; i++) {
         frame(&f);
+    }
     assert_int_equal(resident_mask(&f), 0x03u); /* x = 8: chunks 0 and 1 */
 
     /* No camera: residency stays as it is. */
     rill_world_despawn(f.world, f.camera);
-    for (int i = 0; i < 10; i++)
+    for (int i = 0; i < 10; i++) {
         frame(&f);
+    }
     assert_int_equal(resident_mask(&f), 0x03u);
 
     /* A camera at the far end: chunks 6 and 7 come in, 0 and 1 go out. */
@@ -128,16 +131,18 @@ static void test_terrain_follows_gate_and_camera(void **state) {
     frame(&f); /* builds run in the drain of the next frame, applied by its update */
     rill_terrain_get_info(f.sys, f.terrain, &info);
     assert_int_equal(info.resident, 2 + info.rebuilds_last_update);
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
         frame(&f);
+    }
     assert_int_equal(resident_mask(&f), 0xFFu);
 
     /* Removed: the stream no longer drives it (back in GAME, nothing streams out). */
     assert_true(rill_stream_remove_terrain(f.stream, f.sys));
     assert_false(rill_stream_remove_terrain(f.stream, f.sys));
     assert_true(rill_stream_set_mode(f.stream, RILL_RUN_MODE_GAME));
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 5; i++) {
         frame(&f);
+    }
     assert_int_equal(resident_mask(&f), 0xFFu);
     teardown(&f);
 }

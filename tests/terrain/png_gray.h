@@ -12,8 +12,9 @@ static uint32_t png_gray__crc(const uint8_t *p, size_t n, uint32_t crc) {
     crc = ~crc;
     for (size_t i = 0; i < n; i++) {
         crc ^= p[i];
-        for (int k = 0; k < 8; k++)
+        for (int k = 0; k < 8; k++) {
             crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+        }
     }
     return ~crc;
 }
@@ -30,8 +31,9 @@ static void png_gray__chunk(uint8_t *out, size_t *pos, const char *type, const u
                             uint32_t len) {
     png_gray__be32(out + *pos, len);
     memcpy(out + *pos + 4, type, 4);
-    if (len)
+    if (len) {
         memcpy(out + *pos + 8, data, len);
+    }
     png_gray__be32(out + *pos + 8 + len, png_gray__crc(out + *pos + 4, len + 4u, 0));
     *pos += 12u + len;
 }
@@ -77,8 +79,9 @@ static uint8_t *png_gray_encode(const uint16_t *samples, uint32_t w, uint32_t h,
         }
         zp += n;
         off += n;
-        if (off >= raw_len)
+        if (off >= raw_len) {
             break;
+        }
     }
     png_gray__be32(z + zp, (b << 16) | a);
     zp += 4;

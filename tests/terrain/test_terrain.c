@@ -225,8 +225,9 @@ static void check_ring(fixture *f, rill_entity e, const rill_terrain *t, float x
             float cam[2] = {x, z};
             float d = rill_terrain_rect_distance(cam, mn, mx);
             rill_terrain_chunk_state s = rill_terrain_chunk_get_state(f->sys, e, cx, cz);
-            if (d <= t->stream_radius)
+            if (d <= t->stream_radius) {
                 assert_int_equal(s, RILL_TERRAIN_CHUNK_RESIDENT);
+            }
             if (d > t->stream_radius + t->chunk_size) {
                 assert_int_equal(s, RILL_TERRAIN_CHUNK_UNLOADED);
             }
@@ -235,8 +236,9 @@ static void check_ring(fixture *f, rill_entity e, const rill_terrain *t, float x
             rill_physics_hit hit;
             bool hits = rill_physics_raycast(f->phys, o, down, 1000, 0, &hit);
             assert_int_equal(hits, s == RILL_TERRAIN_CHUNK_RESIDENT);
-            if (hits)
+            if (hits) {
                 assert_int_equal(hit.part, cz * t->chunks_x + cx);
+            }
         }
     }
 }
@@ -256,8 +258,9 @@ static void test_streaming_ring_and_rebuild_limit(void **state) {
         rill_terrain_get_info(f.sys, e, &info);
         assert_true(info.rebuilds_last_update <= 2);
         max_seen = RILL_MAX(max_seen, info.rebuilds_last_update);
-        if (info.status == RILL_TERRAIN_STATUS_READY && info.building == 0 && frames > 2)
+        if (info.status == RILL_TERRAIN_STATUS_READY && info.building == 0 && frames > 2) {
             break;
+        }
     }
     assert_int_equal(max_seen, 2);
     assert_true(info.resident > 4);
@@ -277,16 +280,18 @@ static void test_streaming_ring_and_rebuild_limit(void **state) {
             frame(&f, &view);
             rill_terrain_get_info(f.sys, e, &info);
             assert_true(info.rebuilds_last_update <= 2);
-            if (info.building == 0)
+            if (info.building == 0) {
                 break;
+            }
         }
         check_ring(&f, e, &t, view.camera_position[0], view.camera_position[2]);
     }
     /* No camera: residency stays as it is, whatever the last position was. */
     uint32_t resident = info.resident;
     rill_terrain_view lost = {.streaming = true, .has_camera = false};
-    for (int k = 0; k < 5; k++)
+    for (int k = 0; k < 5; k++) {
         frame(&f, &lost);
+    }
     rill_terrain_get_info(f.sys, e, &info);
     assert_int_equal(info.resident, resident);
     /* Streaming off (edit): every chunk comes back. */
@@ -306,8 +311,9 @@ static void settle(fixture *f, const rill_terrain_view *view) {
         frame(f, view);
         rill_terrain_stats st;
         rill_terrain_get_stats(f->sys, &st);
-        if (st.building == 0 && k > 1)
+        if (st.building == 0 && k > 1) {
             break;
+        }
     }
     (void)info;
 }
@@ -330,8 +336,9 @@ static void test_hysteresis_no_flicker(void **state) {
         view.camera_position[2] = 8.0f;
         settle(&f, &view);
         rill_terrain_chunk_state s = rill_terrain_chunk_get_state(f.sys, e, 0, 0);
-        if (s != last)
+        if (s != last) {
             transitions++;
+        }
         last = s;
     }
     assert_int_equal(transitions, 1);
@@ -342,8 +349,9 @@ static void test_hysteresis_no_flicker(void **state) {
         view.camera_position[0] = (i % 2) ? 48.5f : 47.5f;
         settle(&f, &view);
         rill_terrain_chunk_state s = rill_terrain_chunk_get_state(f.sys, e, 0, 0);
-        if (s != last)
+        if (s != last) {
             transitions++;
+        }
         last = s;
     }
     assert_int_equal(transitions, 1);
@@ -472,8 +480,9 @@ static void test_drop_mesh_and_refresh(void **state) {
 
 static void write_u16_png(fixture *f, const char *name, uint32_t w, uint32_t h, int depth) {
     uint16_t *s = malloc((size_t)w * h * sizeof(uint16_t));
-    for (uint32_t i = 0; i < w * h; i++)
+    for (uint32_t i = 0; i < w * h; i++) {
         s[i] = (uint16_t)(depth == 16 ? (i * 37u) & 0xFFFF : i & 0xFF);
+    }
     size_t size;
     uint8_t *png = png_gray_encode(s, w, h, depth, &size);
     rill_test_write_file(f->dir, name, png, size);
@@ -510,8 +519,9 @@ static void test_heightmap_files(void **state) {
     rill_free(h);
     /* Raw floats, and a terrain drawn from one through the system. */
     float fl[17 * 17];
-    for (int i = 0; i < 17 * 17; i++)
+    for (int i = 0; i < 17 * 17; i++) {
         fl[i] = (float)(i % 17) * 0.01f;
+    }
     rill_test_write_file(f.dir, "hm.r32", fl, sizeof fl);
     t.heightmap = rill_intern("hm.r32");
     t.stream = false;
@@ -667,8 +677,9 @@ static void test_streaming_with_workers(void **state) {
             frame(&f, &view);
             rill_terrain_get_info(f.sys, e, &info);
             assert_true(info.rebuilds_last_update <= 2);
-            if (info.status == RILL_TERRAIN_STATUS_READY && info.building == 0 && k > 1)
+            if (info.status == RILL_TERRAIN_STATUS_READY && info.building == 0 && k > 1) {
                 break;
+            }
             rill_sleep_ns(100000);
         }
         assert_int_equal(info.building, 0);

@@ -238,10 +238,12 @@ static void test_queries(void **state) {
     rill_world_spawn_n(w, N, ents);
     for (uint32_t i = 0; i < N; i++) {
         rill_world_add(w, ents[i], ca, &(tag){ents[i], (int32_t)i});
-        if (i % 2 == 0)
+        if (i % 2 == 0) {
             rill_world_add(w, ents[i], cb, &(tag){ents[i], (int32_t)i * 10});
-        if (i % 5 == 0)
+        }
+        if (i % 5 == 0) {
             rill_world_add(w, ents[i], cc, &(tag){ents[i], 0});
+        }
     }
     /* with A, B: the even ones (500); B is the smaller set and drives. */
     rill_query q = rill_world_query(w, &(rill_query_desc){.with = {ca, cb}});
@@ -951,8 +953,9 @@ static void test_update_transforms_of(void **state) {
     const rill_entity *changed = rill_world_changed_transforms(w, &n);
     assert_int_equal(n, 3);
     bool saw_a = false;
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         saw_a = saw_a || changed[i] == a;
+    }
     assert_true(saw_a);
     /* A later full update starts a fresh list. */
     rill_world_transform_mut(w, c)->translation[0] = 1;

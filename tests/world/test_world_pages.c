@@ -218,8 +218,9 @@ static rill_component register_wide(rill_world *w) {
 
 static void spawn_wide(rill_world *w, rill_component c, rill_entity *out, uint32_t n) {
     spawn(w, out, n);
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         rill_world_add(w, out[i], c, &(wide){.owner = out[i], .value = i});
+    }
 }
 
 /* A district's worth of entities came and went (a batch despawn): the component storage is back
@@ -245,16 +246,19 @@ static void test_storage_follows_entities(void **state) {
         const rill_entity *dense;
         void *data;
         assert_int_equal(rill_world_component_dense(w, c, &dense, &data), BASE);
-        for (uint32_t i = 0; i < BASE; i++)
+        for (uint32_t i = 0; i < BASE; i++) {
             assert_true(((const wide *)data)[i].owner == dense[i]);
+        }
         size_t now = rill_mem_live_bytes(RILL_MEM_WORLD);
         assert_true(now <= before + slack + per_slot);
-        if (round > 0)
+        if (round > 0) {
             assert_int_equal(now, after); /* the same storage each time */
+        }
         after = now;
     }
-    for (uint32_t i = 0; i < BASE; i++)
+    for (uint32_t i = 0; i < BASE; i++) {
         assert_int_equal(((const wide *)rill_world_get(w, base[i], c))->value, i);
+    }
     rill_world_destroy(w);
 }
 
@@ -272,8 +276,9 @@ static void test_free_list_follows_reuse(void **state) {
         assert_int_equal(rill_world_despawn_recursive_n(w, ents + ALL - GO, GO), GO);
         assert_true(rill_mem_live_bytes(RILL_MEM_WORLD) >= peak + GO * sizeof(uint32_t));
         spawn(w, ents + ALL - GO, GO / 2u);
-        for (uint32_t i = ALL - GO / 2u; i < ALL; i++)
+        for (uint32_t i = ALL - GO / 2u; i < ALL; i++) {
             ents[i] = rill_world_spawn(w);
+        }
         assert_int_equal(rill_world_entity_count(w), ALL);
         assert_true(rill_mem_live_bytes(RILL_MEM_WORLD) <= peak + 1024u * sizeof(uint32_t));
     }

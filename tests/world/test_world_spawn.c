@@ -156,8 +156,9 @@ static void test_batch_despawn(void **state) {
     for (uint32_t i = 0; i < 100; i++) {
         rill_entity x = rill_world_spawn(w);
         rill_world_set_parent(w, x, i < 50 ? a : b);
-        if (i == 49)
+        if (i == 49) {
             b = x;
+        }
         rill_world_add(w, x, plain, &(tag){x, 1});
     }
     rill_entity roots[] = {b, a, a, members[3], RILL_ENTITY_NULL, b};

@@ -287,9 +287,10 @@ void rill__null_record_uploads(rill__gpu *gpu) {
         gpu->uploaded_last_frame += u->size;
         upload_end(u);
     }
-    if (done > 0 && done < gpu->uploads.len) /* no data pointer when nothing was queued */
+    if (done > 0 && done < gpu->uploads.len) { /* no data pointer when nothing was queued */
         memmove(gpu->uploads.data, gpu->uploads.data + done,
                 (gpu->uploads.len - done) * sizeof(null_upload));
+    }
     gpu->uploads.len -= done;
 }
 
