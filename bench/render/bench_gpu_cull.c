@@ -10,7 +10,7 @@
  *
  * usage: bench_gpu_cull [--counts 10000,100000,1000000] [--frames 10] [--size 1920x1080]
  *                       [--device NAME] [--zoom Z] [--moving PCT] [--workers N]
- *                       [--meshes K] [--materials M] [--wall 1]
+ *                       [--meshes K] [--materials M] [--wall 1] [--shift 1]
  *   --zoom Z     the camera Z times closer to the grid's centre (default 1: most of the grid in
  *                view; 4: about 7 % of it)
  *   --moving P   P percent of the instances move every frame (default 0: a static world, where
@@ -22,6 +22,10 @@
  *   --materials M  M materials (default 8), instance i drawing material (7 i) % M
  *   --wall 1     the occluded scene: a wall between the camera and the grid hides nearly all of
  *                it (default 0: no wall, occlusion finds little to cull on an open grid)
+ *   --shift 1    every other frame the snapshot lists the grid from its second instance on (the
+ *                first leaves and comes back, as an entity switching LOD level does), so every
+ *                later snapshot position shifts by one, as in a streaming world where something
+ *                comes or goes every frame (default 0: the same order every frame)
  */
 #include <math.h>
 #include <stdio.h>
@@ -43,7 +47,7 @@ typedef struct options {
     const char *device;
     float zoom, moving;
     uint32_t meshes, materials;
-    bool wall;
+    bool wall, shift;
     rill_jobs *jobs;
 } options;
 
@@ -168,12 +172,16 @@ static int measure(rill_renderer *r, scene *s, const options *o, bool gpu, bool 
     rill_render_stats st;
     memset(&st, 0, sizeof(st));
     /* Two warm-up frames: uploads, pipelines, transient images, the GPU path's first spawn. */
+    uint32_t listed = s->snap.instance_count;
     for (uint32_t f = 0; f < o->frames + 2; f++) {
         if (o->moving > 0.0f) {
             for (uint32_t i = 0; i < s->count; i++) {
                 place(s, o, i, *f0);
             }
         }
+        uint32_t drop = o->shift && s->count > 1u ? (*f0 & 1u) : 0u;
+        s->snap.instances = s->inst + drop;
+        s->snap.instance_count = listed - drop;
         (*f0)++;
         rill_renderer_wait_idle(r, NULL);
         if (rill_renderer_render(r, &s->snap, &err) != RILL_OK) {
@@ -181,6 +189,8 @@ static int measure(rill_renderer *r, scene *s, const options *o, bool gpu, bool 
             return 1;
         }
         rill_renderer_wait_idle(r, NULL);
+        s->snap.instances = s->inst;
+        s->snap.instance_count = listed;
         rill_renderer_stats(r, &st);
         if (f < 2) {
             continue;
@@ -206,7 +216,8 @@ static int measure(rill_renderer *r, scene *s, const options *o, bool gpu, bool 
         }
     }
     double n = o->frames;
-    printf("{\"bench\":\"gpu_cull\",\"path\":\"%s\",\"wall\":%s,\"instances\":%u,\"meshes\":%u,"
+    printf("{\"bench\":\"gpu_cull\",\"path\":\"%s\",\"wall\":%s,\"shift\":%s,"
+           "\"instances\":%u,\"meshes\":%u,"
            "\"materials\":%u,\"zoom\":%g,\"moving_pct\":%g,\"width\":%u,\"height\":%u,\"frames\":%"
            "u,\"workers\":%u,\"device\":\"%s\","
            "\"draw_calls\":%u,\"cpu_visible\":%u,\"cpu_record_ms\":{\"mean\":%.3f,\"min\":%.3f,"
@@ -214,10 +225,10 @@ static int measure(rill_renderer *r, scene *s, const options *o, bool gpu, bool 
            !gpu        ? "cpu"
            : occlusion ? "gpu"
                        : "gpu_no_occlusion",
-           o->wall ? "true" : "false", s->count, o->meshes ? o->meshes : 2u, o->materials,
-           (double)o->zoom, (double)o->moving, o->w, o->h, o->frames,
-           rill_jobs_worker_count(o->jobs), st.device_name, st.draw_calls, st.instances_visible,
-           cpu_sum / n, cpu_min, cpu_max);
+           o->wall ? "true" : "false", o->shift ? "true" : "false", s->count,
+           o->meshes ? o->meshes : 2u, o->materials, (double)o->zoom, (double)o->moving, o->w, o->h,
+           o->frames, rill_jobs_worker_count(o->jobs), st.device_name, st.draw_calls,
+           st.instances_visible, cpu_sum / n, cpu_min, cpu_max);
     for (int k = 0; k < PHASES; k++) {
         printf("%s\"%s\":%.3f", k ? "," : "", phase_names[k], phase_sum[k] / n);
     }
@@ -277,6 +288,8 @@ int main(int argc, char **argv) {
             o.materials = (uint32_t)strtoul(argv[i + 1], NULL, 10);
         } else if (strcmp(argv[i], "--wall") == 0) {
             o.wall = strtoul(argv[i + 1], NULL, 10) != 0;
+        } else if (strcmp(argv[i], "--shift") == 0) {
+            o.shift = strtoul(argv[i + 1], NULL, 10) != 0;
         }
     }
     if (!o.frames) {

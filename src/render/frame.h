@@ -135,6 +135,9 @@ typedef struct rill__gpu_cull_draw {
 typedef struct rill__gpu_cull_stats {
     bool active;
     uint32_t resident, groups, deltas, lists;
+    /* Snapshot positions the last scan resolved one by one (new ids, repeated ids, changed
+     * meshes or materials); the others were matched in the scan's jobs. */
+    uint32_t resolved;
     uint32_t runs_mat, runs_shape, runs_geo; /* per list */
     uint64_t arena_bytes;
     uint32_t arena_meshes;

@@ -301,11 +301,25 @@ static inline int32_t cached_material_index(const rill_renderer *r, handle_cache
  * motion of its own (prev = its matrix), as any instance does in the frame it first appears. */
 #define HISTORY_NEW_PER_FRAME 4096u
 
+/* Remembers history slot idx for snapshot position pos (next frame's guess there). */
+static void history_remember(rill_renderer *r, uint32_t pos, uint32_t idx) {
+    uint32_t had = r->pos_slot.len;
+    if (pos >= had && rill_array_push_n(&r->pos_slot, pos + 1u - had)) {
+        for (uint32_t k = had; k < pos; k++) {
+            r->pos_slot.data[k] = UINT32_MAX;
+        }
+    }
+    if (pos < r->pos_slot.len) {
+        r->pos_slot.data[pos] = idx;
+    }
+}
+
 /* The history slot of instance id at snapshot position pos, found through the hash map (a new
  * slot when the id is new and the frame may take one), and remembered for the position.
  * UINT32_MAX when the frame's new ids are spent or out of memory. */
 static uint32_t history_slot_lookup(rill_renderer *r, uint64_t id, uint32_t pos) {
     uint64_t idx;
+    r->history_lookups++;
     if (!rill_map_get(&r->prev_index, id, &idx)) {
         if (!r->history_new_left) {
             return UINT32_MAX; /* taken in a later frame */
@@ -324,22 +338,16 @@ static uint32_t history_slot_lookup(rill_renderer *r, uint64_t id, uint32_t pos)
         r->prev_m.len = n + 1u;
         idx = n;
     }
-    uint32_t had = r->pos_slot.len;
-    if (pos >= had && rill_array_push_n(&r->pos_slot, pos + 1u - had)) {
-        for (uint32_t k = had; k < pos; k++) {
-            r->pos_slot.data[k] = UINT32_MAX;
-        }
-    }
-    if (pos < r->pos_slot.len) {
-        r->pos_slot.data[pos] = (uint32_t)idx;
-    }
+    history_remember(r, pos, (uint32_t)idx);
     return (uint32_t)idx;
 }
 
-/* The history slot instance id had at snapshot position pos last time, or UINT32_MAX when the
- * order changed or the id is new (then history_slot_lookup asks the hash map). Snapshots usually
- * list instances in the same order every frame, so this is nearly always the answer. Reads the
- * history only: the culling slices call it in parallel. */
+/* The history slot of instance id (at snapshot position pos): the slot the position had last
+ * time when it still holds the id, else the hash map's, else UINT32_MAX (a new id: then
+ * history_slot_lookup takes a slot in the serial pass). One instance added or removed (a LOD level
+ * switching, a cell streaming in) shifts every later position, so the map is often the answer;
+ * both are read here, in the culling slices, in parallel: the map and the keys are written only
+ * by the serial pass and history_compact. */
 static inline uint32_t history_guess(const rill_renderer *r, uint64_t id, uint32_t pos) {
     if (pos < r->pos_slot.len) {
         uint32_t s = r->pos_slot.data[pos];
@@ -347,7 +355,8 @@ static inline uint32_t history_guess(const rill_renderer *r, uint64_t id, uint32
             return s;
         }
     }
-    return UINT32_MAX;
+    uint64_t idx;
+    return rill_map_get(&r->prev_index, id, &idx) ? (uint32_t)idx : UINT32_MAX;
 }
 
 /* A 64-bit fingerprint of a matrix's bits: two independent lanes of multiply-xorshift rounds
@@ -377,7 +386,12 @@ static inline uint64_t matrix_hash(const float m[16]) {
  * already recorded and gets UINT32_MAX, as it always has. */
 static uint32_t track_instance(rill_renderer *r, const rill_render_instance *in,
                                const cull_track *t) {
-    uint32_t s = t->slot != UINT32_MAX ? t->slot : history_slot_lookup(r, in->id, t->pos);
+    uint32_t s = t->slot;
+    if (s == UINT32_MAX) {
+        s = history_slot_lookup(r, in->id, t->pos);
+    } else if (t->pos >= r->pos_slot.len || r->pos_slot.data[t->pos] != s) {
+        history_remember(r, t->pos, s); /* found through the map: the position's next guess */
+    }
     if (s == UINT32_MAX) {
         return UINT32_MAX;
     }
@@ -449,6 +463,7 @@ static void history_size(rill_renderer *r, uint32_t n) {
     r->pos_slot.len = RILL_MIN(r->pos_slot.len, n);
     (void)rill_array_size_for(&r->pos_slot, n);
     r->history_new_left = HISTORY_NEW_PER_FRAME;
+    r->history_lookups = 0;
 }
 
 const float *rill__prev_model(const rill_renderer *r, const rill_render_instance *in,

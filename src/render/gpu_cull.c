@@ -6,7 +6,9 @@
  * (frame_cull.c), which skips the ones taken here. Each frame:
  *
  *   scan    (CPU, over the renderer's jobs) each snapshot instance is matched to its slot (the
- *           slot its position had last frame, else the id map) and its matrix and bounds hashed:
+ *           slot its position had last frame, else the id map, both read in the jobs: an
+ *           instance added or removed shifts every later position, so the map is the usual
+ *           answer while LOD levels switch and cells stream) and its matrix and bounds hashed:
  *           only what changed becomes a delta (spawned, moved, settled: the frame after a move,
  *           its previous matrix catches up; despawned: not in the snapshot any more).
  *   groups  slots share a draw group per (mesh, material, cuts, mirrored): "cuts" for a masked
@@ -67,12 +69,13 @@ typedef struct gc_cmd_run {
     uint32_t slot[4], first[4];
 } gc_cmd_run;
 
-/* One resident instance (CPU side): what the scan compares against. */
+/* One resident instance (CPU side): what the scan compares against. The frames it was last seen
+ * and last moved live in arrays of their own (rill__gpu_cull seen, moved), so a frame where
+ * nothing changed reads the slots without writing them (32 MB of slots at 1 M instances). */
 typedef struct gc_slot {
     uint64_t id, hash; /* id 0: free */
     uint32_t mesh, mat, group;
-    uint32_t kind;        /* GROUP_CUTS | GROUP_MIRRORED */
-    uint32_t seen, moved; /* the frame it was last in the snapshot, last moved */
+    uint32_t kind; /* GROUP_CUTS | GROUP_MIRRORED */
 } gc_slot;
 
 /* What besides mesh and material keeps instances in separate groups. */
@@ -90,21 +93,25 @@ typedef struct gc_group {
 
 typedef RILL_ARRAY(rill__gpu_cull_run) gc_runs;
 
-/* What a snapshot position became in the scan. */
-enum { ST_CPU = 0, ST_SAME, ST_MOVED, ST_SERIAL };
+/* What a snapshot position became in the scan: on the CPU path; its guessed slot, unchanged or
+ * moved; a slot found through the id map (settled by the serial pass: another position may hold
+ * the same id); left to the serial pass (new id, or a new mesh, material or kind). */
+enum { ST_CPU = 0, ST_SAME, ST_MOVED, ST_FOUND, ST_SERIAL };
 
 typedef struct gc_slice {
-    uint32_t moved, serial, seen;
+    uint32_t moved, found, serial, seen;
 } gc_slice;
 
 struct rill__gpu_cull {
     RILL_ARRAY(gc_slot) slots;
+    RILL_ARRAY(uint32_t) seen, moved; /* per slot: the frame last in the snapshot, last moved */
     RILL_ARRAY(uint32_t) free_slots;
     rill_map by_id;
     uint32_t live;
     RILL_ARRAY(uint32_t) moved_last, moved_now;
     RILL_ARRAY(uint32_t) pos_slot; /* snapshot position -> slot, last frame's guess */
     RILL_ARRAY(uint8_t) state;     /* snapshot position -> ST_* (non-zero: taken here) */
+    RILL_ARRAY(uint64_t) hash_of;  /* snapshot position -> its hash (ST_FOUND only) */
     RILL_ARRAY(gc_slice) slices;
     RILL_ARRAY(gc_group) groups;
     RILL_ARRAY(uint32_t) free_groups;
@@ -129,7 +136,7 @@ struct rill__gpu_cull {
     bool counted[4];          /* per frame slot: its counts are this path's */
     uint32_t counted_late[4]; /* per frame slot: its phase-2 list (0: it did not occlude) */
     uint64_t res_slots, out_entries, cmd_count, flag_slots;
-    uint32_t deltas_last; /* for stats */
+    uint32_t deltas_last, resolved; /* for stats */
     /* Occlusion (gpu_occlusion.c): this frame's phase-2 list (0: the view does not occlude),
      * the lists laid out (lists, and the phase-2 list), whether last frame's results were
      * forgotten; the cull's bindings, bound again by the occlusion pass. */
@@ -158,7 +165,8 @@ static void gc_free_buffers(rill_renderer *r, rill__gpu_cull *g) {
 
 /* Forgets every resident instance (the next active frame spawns them again). */
 static void gc_reset(rill_renderer *r, rill__gpu_cull *g) {
-    g->slots.len = g->free_slots.len = g->moved_last.len = g->moved_now.len = 0;
+    g->slots.len = g->seen.len = g->moved.len = 0;
+    g->free_slots.len = g->moved_last.len = g->moved_now.len = 0;
     g->groups.len = g->free_groups.len = g->order.len = 0;
     g->runs_mat.len = g->runs_shape.len = g->runs_geo.len = 0;
     g->pos_slot.len = 0;
@@ -182,6 +190,9 @@ void rill__gpu_cull_destroy(rill_renderer *r) {
     rill__gc_arena_destroy(r, g->arena);
     rill__gc_occl_destroy(r, g->occl);
     rill_array_free(&g->slots);
+    rill_array_free(&g->seen);
+    rill_array_free(&g->moved);
+    rill_array_free(&g->hash_of);
     rill_array_free(&g->free_slots);
     rill_map_free(&g->by_id);
     rill_array_free(&g->moved_last);
@@ -299,10 +310,25 @@ typedef struct scan_job {
     bool ghosts;      /* ghosts draw as normal instances (no mixed passthrough) */
 } scan_job;
 
+/* The slot of the instance's id when it still holds the instance's mesh, material and kind, else
+ * GC_NONE. Reads only what the serial pass writes (the map, the slots' ids, meshes, materials and
+ * kinds), so the jobs may call it. */
+static uint32_t slot_by_id(const rill__gpu_cull *g, const rill_render_instance *in, uint32_t kind) {
+    uint64_t v;
+    if (!rill_map_get(&g->by_id, in->id, &v)) {
+        return GC_NONE;
+    }
+    const gc_slot *sl = &g->slots.data[v];
+    bool same = sl->mesh == in->mesh.id && sl->mat == in->material.id && sl->kind == kind;
+    return same ? (uint32_t)v : GC_NONE;
+}
+
 /* Positions [begin, end) (a rill_job_range_fn): each instance whose position's slot of last frame
- * still holds its id, mesh and material is settled here (seen; moved when its hash changed);
- * anything else is left to the serial pass. Slots are touched only through the position that
- * guessed them, so the jobs never share one. */
+ * still holds its id, mesh and material is settled here (seen; moved when its hash changed). When
+ * the guess misses, the id map is read here too: a slot found there is left to the serial pass
+ * with its hash (ST_FOUND: a cheap step, as another position may hold the same id), and only new
+ * ids and changed meshes, materials or kinds go through resolve. Slots are written only through
+ * the position that guessed them, so the jobs never share one. */
 static void scan_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index) {
     const scan_job *j = arg;
     rill__gpu_cull *g = j->g;
@@ -319,18 +345,24 @@ static void scan_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index) 
         if (eligible(j->r, &mc, &tc, in, j->ghosts, &ms, &mt)) {
             uint32_t s = i < j->guesses ? g->pos_slot.data[i] : GC_NONE;
             gc_slot *sl = s < g->slots.len ? &g->slots.data[s] : NULL;
+            uint32_t kind = kind_of(mt, in);
             if (sl && sl->id == in->id && sl->mesh == in->mesh.id && sl->mat == in->material.id &&
-                sl->kind == kind_of(mt, in)) {
+                sl->kind == kind) {
                 uint64_t h = instance_hash(in, ms);
-                sl->seen = frame;
+                g->seen.data[s] = frame;
                 out.seen++;
                 st = ST_SAME;
                 if (h != sl->hash) {
                     sl->hash = h;
-                    sl->moved = frame;
+                    g->moved.data[s] = frame;
                     st = ST_MOVED;
                     out.moved++;
                 }
+            } else if ((s = slot_by_id(g, in, kind)) != GC_NONE) {
+                g->pos_slot.data[i] = s; /* i < n: sized for the snapshot */
+                g->hash_of.data[i] = instance_hash(in, ms);
+                st = ST_FOUND;
+                out.found++;
             } else {
                 st = ST_SERIAL;
                 out.serial++;
@@ -416,12 +448,12 @@ static bool resolve(rill_renderer *r, rill__gpu_cull *g, const rill_render_insta
     uint64_t v, h = instance_hash(in, ms);
     if (rill_map_get(&g->by_id, in->id, &v)) {
         gc_slot *sl = &g->slots.data[v];
-        if (sl->seen == g->frame) {
+        if (g->seen.data[v] == g->frame) {
             g->state.data[i] = ST_CPU; /* a repeated id */
             g->pos_slot.data[i] = GC_NONE;
             return true;
         }
-        sl->seen = g->frame;
+        g->seen.data[v] = g->frame;
         g->pos_slot.data[i] = (uint32_t)v;
         uint32_t kind = kind_of(rill__material_get(r, in->material), in);
         if (sl->mesh != in->mesh.id || sl->mat != in->material.id || sl->kind != kind) {
@@ -438,7 +470,7 @@ static bool resolve(rill_renderer *r, rill__gpu_cull *g, const rill_render_insta
         }
         if (h != sl->hash) {
             sl->hash = h;
-            sl->moved = g->frame;
+            g->moved.data[v] = g->frame;
             return push_delta(g, (uint32_t)v, OP_MOVE, in, ms) &&
                    rill_array_push(&g->moved_now, (uint32_t)v);
         }
@@ -452,8 +484,11 @@ static bool resolve(rill_renderer *r, rill__gpu_cull *g, const rill_render_insta
     uint32_t s;
     if (g->free_slots.len) {
         s = rill_array_pop(&g->free_slots);
-    } else if (rill_array_reserve(&g->slots, g->slots.len + 1u)) {
+    } else if (rill_array_reserve(&g->slots, g->slots.len + 1u) &&
+               rill_array_reserve(&g->seen, g->slots.len + 1u) &&
+               rill_array_reserve(&g->moved, g->slots.len + 1u)) {
         s = g->slots.len++;
+        g->seen.len = g->moved.len = g->slots.len;
     } else {
         group_release(g, k);
         return false;
@@ -464,7 +499,9 @@ static bool resolve(rill_renderer *r, rill__gpu_cull *g, const rill_render_insta
         (void)rill_array_push(&g->free_slots, s);
         return false;
     }
-    g->slots.data[s] = (gc_slot){in->id, h, in->mesh.id, in->material.id, k, kind, g->frame, 0};
+    g->slots.data[s] = (gc_slot){in->id, h, in->mesh.id, in->material.id, k, kind};
+    g->seen.data[s] = g->frame;
+    g->moved.data[s] = 0;
     g->live++;
     g->pos_slot.data[i] = s;
     return push_delta(g, s, OP_SPAWN, in, ms);
@@ -474,7 +511,7 @@ static bool resolve(rill_renderer *r, rill__gpu_cull *g, const rill_render_insta
 static bool despawn_unseen(rill__gpu_cull *g) {
     for (uint32_t s = 0; s < g->slots.len; s++) {
         gc_slot *sl = &g->slots.data[s];
-        if (!sl->id || sl->seen == g->frame) {
+        if (!sl->id || g->seen.data[s] == g->frame) {
             continue;
         }
         rill_map_remove(&g->by_id, sl->id);
@@ -488,15 +525,40 @@ static bool despawn_unseen(rill__gpu_cull *g) {
     return true;
 }
 
-/* The serial pass after the jobs: deltas of the moved positions, the unsettled ones resolved,
- * the slots that moved last frame and not this one settled, the missing ones despawned. */
+/* A position the jobs found through the id map (ST_FOUND): taken unless a position before it (or
+ * one that guessed the slot) took the slot this frame, when it stays on the CPU path as a
+ * repeated id; moved when its hash changed. False: out of memory. */
+static bool settle_found(rill_renderer *r, rill__gpu_cull *g, const rill_render_instance *in,
+                         uint32_t i) {
+    uint32_t s = g->pos_slot.data[i];
+    if (g->seen.data[s] == g->frame) {
+        g->state.data[i] = ST_CPU;
+        g->pos_slot.data[i] = GC_NONE;
+        return true;
+    }
+    g->seen.data[s] = g->frame;
+    gc_slot *sl = &g->slots.data[s];
+    uint64_t h = g->hash_of.data[i];
+    if (h == sl->hash) {
+        return true;
+    }
+    sl->hash = h;
+    g->moved.data[s] = g->frame;
+    return push_delta(g, s, OP_MOVE, in, rill__mesh_get(r, in->mesh)) &&
+           rill_array_push(&g->moved_now, s);
+}
+
+/* The serial pass after the jobs: deltas of the moved positions, the found ones settled, the
+ * others resolved, the slots that moved last frame and not this one settled, the missing ones
+ * despawned. */
 static bool scan_serial(rill_renderer *r, rill__gpu_cull *g, const rill_render_snapshot *snap,
                         uint32_t nslices) {
     uint32_t seen = 0;
+    g->resolved = 0;
     for (uint32_t t = 0; t < nslices; t++) {
         const gc_slice *sc = &g->slices.data[t];
         seen += sc->seen;
-        if (!sc->moved && !sc->serial) {
+        if (!sc->moved && !sc->found && !sc->serial) {
             continue;
         }
         uint32_t end = RILL_MIN((t + 1u) * GC_SLICE, snap->instance_count);
@@ -509,7 +571,13 @@ static bool scan_serial(rill_renderer *r, rill__gpu_cull *g, const rill_render_s
                     !rill_array_push(&g->moved_now, s)) {
                     return false;
                 }
+            } else if (st == ST_FOUND) {
+                if (!settle_found(r, g, in, i)) {
+                    return false;
+                }
+                seen += g->state.data[i] != ST_CPU;
             } else if (st == ST_SERIAL) {
+                g->resolved++;
                 if (!resolve(r, g, in, i)) {
                     return false;
                 }
@@ -520,7 +588,7 @@ static bool scan_serial(rill_renderer *r, rill__gpu_cull *g, const rill_render_s
     for (uint32_t k = 0; k < g->moved_last.len; k++) {
         uint32_t s = g->moved_last.data[k];
         const gc_slot *sl = &g->slots.data[s];
-        if (sl->id && sl->seen == g->frame && sl->moved != g->frame &&
+        if (sl->id && g->seen.data[s] == g->frame && g->moved.data[s] != g->frame &&
             !push_delta(g, s, OP_SETTLE, NULL, NULL)) {
             return false;
         }
@@ -687,6 +755,7 @@ const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool 
     uint32_t guesses = g->pos_slot.len;
     if (!rill_array_reserve(&g->state, n ? n : 1u) ||
         !rill_array_reserve(&g->pos_slot, n ? n : 1u) ||
+        !rill_array_size_for(&g->hash_of, n ? n : 1u) ||
         !rill_array_size_for(&g->slices, nslices ? nslices : 1u)) {
         rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory (gpu culling)");
         return NULL;
@@ -959,6 +1028,7 @@ void rill__gpu_cull_info(const rill_renderer *r, rill__gpu_cull_stats *out) {
     out->resident = g->live;
     out->groups = g->ncmds;
     out->deltas = g->deltas_last;
+    out->resolved = g->resolved;
     out->lists = g->lists;
     out->runs_mat = g->runs_mat.len;
     out->runs_shape = g->runs_shape.len;

@@ -453,6 +453,7 @@ struct rill_renderer {
     RILL_ARRAY(uint32_t) pos_slot;   /* snapshot position -> history slot used there last time */
     RILL_ARRAY(uint32_t) prev_remap; /* scratch of the history's compaction */
     uint32_t history_new_left;       /* ids the history may still take in this frame */
+    uint32_t history_lookups;        /* this frame's serial map lookups (history_slot_lookup) */
     uint64_t frame_counter;
     /* stats */
     double cpu_record_ms, cpu_wait_ms;

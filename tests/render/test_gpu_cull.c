@@ -392,6 +392,71 @@ static void test_repeated_id_comes_back(void **state) {
     render_test_destroy_clean(b.r, false);
 }
 
+/* Instance k of the shift scene (SHIFT_N small cubes in view, k: its place in the grid, id
+ * k + 1), lifted from frame 1 on when k is a tenth; with `swap`, instance 5 takes opaque2. */
+#define SHIFT_N 300u
+static void shift_place(const side *s, rill_render_instance *in, uint32_t k, uint32_t frame,
+                        bool swap) {
+    float pos[3] = {(float)(k % 20) * 0.3f - 3.0f, (float)(k / 20) * 0.25f - 1.5f, 0.0f};
+    if (frame >= 1 && k % 10 == 0) {
+        pos[1] += 0.05f;
+    }
+    rill_material m = swap && k == 5 ? s->opaque2 : s->opaque;
+    render_test_place(in, k + 1u, s->cube, m, pos, 0.1f, 0.3f);
+}
+
+/* Frame `frame` of the shift scene on s (inst: SHIFT_N + 1 entries): frame 1 lists a new instance
+ * first, shifting every other one a position on; frame 2 drops it again and swaps instance 5's
+ * material. Returns the instance count. */
+static uint32_t shift_scene(const side *s, rill_render_instance *inst, uint32_t frame) {
+    uint32_t at = frame == 1 ? 1u : 0u;
+    if (at) {
+        float pos[3] = {0.0f, 2.0f, 0.0f};
+        render_test_place(&inst[0], 1000u, s->cube, s->opaque, pos, 0.2f, 0.0f);
+    }
+    for (uint32_t k = 0; k < SHIFT_N; k++) {
+        shift_place(s, &inst[at + k], k, frame, frame == 2);
+    }
+    return SHIFT_N + at;
+}
+
+/* An instance added at the snapshot's front moves every other one a position on: the scan finds
+ * their slots through the id map in its jobs, so only the new id (then the changed material) is
+ * resolved one by one, and the deltas are that spawn, the moves and the despawn, never a slot
+ * per shifted instance; the pictures stay the CPU path's. */
+static void test_shift_resolves_only_new(void **state) {
+    (void)state;
+    rill_error err = {0};
+    rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = 2}, &err);
+    assert_non_null(jobs);
+    side a, b;
+    side_create(&a, false, NULL);
+    side_create(&b, true, jobs);
+    static uint8_t pa[W * H * 4], pb[W * H * 4];
+    static rill_render_instance ia[SHIFT_N + 1u], ib[SHIFT_N + 1u];
+    /* frame 0: all new; 1: one new in front, 30 lifted; 2: the new one gone, the 30 settle, one
+     * material swapped (a new group: resolved, and a move). */
+    const uint32_t resolved[3] = {SHIFT_N, 1, 1};
+    const uint32_t deltas[3] = {SHIFT_N, 1 + SHIFT_N / 10u, 1 + SHIFT_N / 10u + 1};
+    for (uint32_t frame = 0; frame < 3; frame++) {
+        uint32_t n = shift_scene(&a, ia, frame);
+        assert_int_equal(shift_scene(&b, ib, frame), n);
+        draw_few(&a, ia, n, pa);
+        draw_few(&b, ib, n, pb);
+        assert_memory_equal(pa, pb, sizeof(pa));
+        rill__gpu_cull_stats st;
+        rill__gpu_cull_info(b.r, &st);
+        assert_true(st.active);
+        assert_int_equal(st.resident, n);
+        assert_int_equal(st.resolved, resolved[frame]);
+        assert_int_equal(st.deltas, deltas[frame]);
+        assert_int_equal(b.r->frame.views[0].opaque.len, 0u); /* all drawn by the GPU path */
+    }
+    render_test_destroy_clean(a.r, false);
+    render_test_destroy_clean(b.r, false);
+    rill_jobs_destroy(jobs);
+}
+
 /* A quad facing +z with red vertex colours: a mesh with extras, which keeps its own buffers. */
 static rill_mesh colored_quad(rill_renderer *r) {
     static const rill_vertex v[4] = {{{-0.5f, -0.5f, 0}, {0, 0, 1}, {0, 0}, {1, 0, 0, 1}},
@@ -596,6 +661,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpu_cull_matches_cpu),
         cmocka_unit_test(test_repeated_id_comes_back),
+        cmocka_unit_test(test_shift_resolves_only_new),
         cmocka_unit_test(test_meshes_share_runs),
         cmocka_unit_test(test_occlusion_wall),
     };
