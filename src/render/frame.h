@@ -298,19 +298,30 @@ rill_result rill__probes_access(rill_renderer *r, rill_rg *g, rill_rg_pass pass,
                                 rill_rg_usage usage, rill_error *err);
 void rill__probes_bindings(const rill_renderer *r, rill__binding out[5]);
 void rill__probes_destroy(rill_renderer *r);
-/* A capture source's bake, after the views that drew its six faces (frame_graph.c). */
+/* A capture source's faces, after the views that drew them, and its bake once the last is drawn
+ * (frame_graph.c). */
 rill_result rill__probes_add_capture_passes(rill_renderer *r, rill_rg *g, rill_error *err);
 
-/* probe_capture.c: capture sources. request (from probes_plan) asks for the six render textures
- * and says whether this frame draws the six face views from eye; snapshot gives the snapshot the
- * frame then draws (the input plus those views); add_pass blits their pictures onto the layers
- * of `cube` (held TRANSFER_DST) after the views' passes. */
+/* probe_capture.c: capture sources. request (from probes_plan, at most once a frame) asks for the
+ * six render textures and says whether this frame draws faces of the capture `key` from eye (a
+ * new capture starts when none is under way; LAST: this frame draws its last faces); busy: a
+ * capture has faces drawn and more to draw (the scratch cube holds them); abandon forgets it;
+ * snapshot gives the snapshot the frame then draws (the input plus this frame's face views);
+ * add_pass blits their pictures onto the layers of `cube` (held TRANSFER_DST) after the views'
+ * passes, *out_last: the cube is whole. */
 typedef struct rill__capture rill__capture;
-bool rill__capture_request(rill_renderer *r, const float eye[3]);
+typedef enum rill__capture_step {
+    RILL__CAPTURE_WAIT,  /* no face this frame */
+    RILL__CAPTURE_FACES, /* some faces this frame, more after */
+    RILL__CAPTURE_LAST   /* the last faces this frame: the cube is baked after them */
+} rill__capture_step;
+rill__capture_step rill__capture_request(rill_renderer *r, const char *key, const float eye[3]);
+bool rill__capture_busy(const rill_renderer *r);
+void rill__capture_abandon(rill_renderer *r);
 const rill_render_snapshot *rill__capture_snapshot(rill_renderer *r,
                                                    const rill_render_snapshot *snap);
-rill_result rill__capture_add_pass(rill_renderer *r, rill_rg *g, rill_rg_image cube,
-                                   rill_rg_pass *out_pass, rill_error *err);
+rill_result rill__capture_add_pass(rill_renderer *r, rill_rg *g, rill_rg_image cube, bool *out_last,
+                                   rill_error *err);
 void rill__capture_destroy(rill_renderer *r);
 void rill__probes_stats(const rill_renderer *r, uint32_t *out_shaded, uint32_t *out_bakes,
                         uint32_t *out_failed);

@@ -92,7 +92,7 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
     }
     if (res == RILL_OK) {
         res = rill__probes_plan(r, cmd, snap, err);
-        snap = rill__capture_snapshot(r, snap); /* plus six face views while a probe captures */
+        snap = rill__capture_snapshot(r, snap); /* plus the face views a capture draws this frame */
     }
     if (res == RILL_OK) {
         res = rill__frame_plan_views(r, cmd, snap, err);

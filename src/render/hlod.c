@@ -38,12 +38,12 @@ typedef struct proxy_file {
     char *path;
     char *scene; /* the scene it stands for (for messages) */
     _Atomic int state;
-    rill_hlod *parsed;                /* FILE_PARSED: the worker's result */
+    rill_hlod *parsed;                /* FILE_PARSED: the worker's result (until all parts made) */
     char message[RILL_ERROR_MSG_MAX]; /* FILE_FAILED: why */
     gpu_part *parts;
-    uint32_t part_count;
-    float cell;       /* level 1: the cell size (from part 0's rectangle) */
-    rill_map by_cell; /* level 1: packed (ix, iz) -> part + 1 */
+    uint32_t part_count; /* made so far (FILE_PARSED) or all (FILE_READY) */
+    float cell;          /* level 1: the cell size (from part 0's rectangle) */
+    rill_map by_cell;    /* level 1: packed (ix, iz) -> part + 1 */
     rill_render_hlod *owner;
 } proxy_file;
 
@@ -66,7 +66,7 @@ struct rill_render_hlod {
 };
 
 rill_render_hlod_desc rill_render_hlod_query_defaults(void) {
-    return (rill_render_hlod_desc){.max_loads = 4, .max_uploads = 2};
+    return (rill_render_hlod_desc){.max_loads = 4, .max_uploads = 2, .max_upload_triangles = 16384};
 }
 
 static rill_render_hlod_desc resolve(const rill_render_hlod_desc *desc) {
@@ -76,6 +76,9 @@ static rill_render_hlod_desc resolve(const rill_render_hlod_desc *desc) {
     }
     if (!d.max_uploads) {
         d.max_uploads = def.max_uploads;
+    }
+    if (!d.max_upload_triangles) {
+        d.max_upload_triangles = def.max_upload_triangles;
     }
     return d;
 }
@@ -298,25 +301,49 @@ static uint64_t cell_key(int32_t x, int32_t z) {
     return ((uint64_t)(uint32_t)x << 32) | (uint32_t)z;
 }
 
-/* Makes the GPU objects of a parsed file; a failure there is a warning like a bad file. */
-static void finish(rill_render_hlod *h, proxy_file *f) {
+/* What making a part costs against the frame's budget: its triangles, and its palette texture
+ * and material as 256 more (a part without triangles makes nothing). */
+static uint64_t part_cost(const rill_hlod_part *pt) {
+    return pt->index_count ? pt->index_count / 3u + HLOD_ATLAS * HLOD_ATLAS : 1u;
+}
+
+/* The level-1 cell map of a file whose parts are all made. */
+static bool map_cells(proxy_file *f, const rill_hlod *p) {
+    bool ok = true;
+    f->cell = p->parts[0].cell_max[0] - p->parts[0].cell_min[0];
+    for (uint32_t i = 0; ok && f->cell > 0.0f && i < p->part_count; i++) {
+        int32_t x = (int32_t)floorf(p->parts[i].cell_min[0] / f->cell + 0.5f);
+        int32_t z = (int32_t)floorf(p->parts[i].cell_min[1] / f->cell + 0.5f);
+        ok = rill_map_set(&f->by_cell, cell_key(x, z), i + 1u);
+    }
+    return ok;
+}
+
+/* Makes the GPU objects of a parsed file's next parts while *budget lasts (the part that crosses
+ * it is made: at least one a frame) and takes their cost off it; once every part is made, maps
+ * the cells and the file is READY (until then it stays PARSED and draws nothing). A failure
+ * there is a warning like a bad file. */
+static void finish_parts(rill_render_hlod *h, proxy_file *f, uint64_t *budget) {
     rill_hlod *p = f->parsed;
-    f->parsed = NULL;
-    f->parts = rill_calloc_tagged(p->part_count + 1u, sizeof *f->parts, RILL_MEM_RENDER);
-    bool ok = f->parts != NULL;
-    for (uint32_t i = 0; ok && i < p->part_count; i++) {
-        f->part_count = i + 1u;
+    bool ok = true;
+    if (!f->parts) {
+        f->parts = rill_calloc_tagged(p->part_count + 1u, sizeof *f->parts, RILL_MEM_RENDER);
+        ok = f->parts != NULL;
+    }
+    while (ok && f->part_count<p->part_count && * budget> 0) {
+        uint32_t i = f->part_count++;
+        uint64_t cost = part_cost(&p->parts[i]);
+        *budget = cost < *budget ? *budget - cost : 0;
         ok = make_part(h->desc.renderer, &p->parts[i], f->path, &f->parts[i]);
         h->stats.gpu_triangles += f->parts[i].triangles;
     }
-    if (ok && p->level == 1 && p->part_count) {
-        f->cell = p->parts[0].cell_max[0] - p->parts[0].cell_min[0];
-        for (uint32_t i = 0; ok && f->cell > 0.0f && i < p->part_count; i++) {
-            int32_t x = (int32_t)floorf(p->parts[i].cell_min[0] / f->cell + 0.5f);
-            int32_t z = (int32_t)floorf(p->parts[i].cell_min[1] / f->cell + 0.5f);
-            ok = rill_map_set(&f->by_cell, cell_key(x, z), i + 1u);
-        }
+    if (ok && f->part_count < p->part_count) {
+        return; /* more parts next frame */
     }
+    if (ok && p->level == 1 && p->part_count) {
+        ok = map_cells(f, p);
+    }
+    f->parsed = NULL;
     rill_hlod_free(p);
     if (ok) {
         atomic_store(&f->state, FILE_READY);
@@ -329,16 +356,18 @@ static void finish(rill_render_hlod *h, proxy_file *f) {
     f->message[0] = '\1'; /* warned */
 }
 
-/* Finishes parsed files (at most max_uploads) and reports failed ones once. */
+/* Makes parsed files' parts (at most max_uploads files and max_upload_triangles a frame) and
+ * reports failed ones once. */
 static void poll_files(rill_render_hlod *h) {
     uint32_t uploads = 0;
+    uint64_t budget = h->desc.max_upload_triangles;
     h->stats.ready = h->stats.loading = h->stats.missing = h->stats.failed = 0;
     for (uint32_t i = 0; i < h->files.len; i++) {
         proxy_file *f = h->files.data[i];
         int st = atomic_load(&f->state);
-        if (st == FILE_PARSED && uploads < h->desc.max_uploads) {
+        if (st == FILE_PARSED && uploads < h->desc.max_uploads && budget > 0) {
             uploads++;
-            finish(h, f);
+            finish_parts(h, f, &budget);
             st = atomic_load(&f->state);
         } else if (st == FILE_FAILED && f->message[0] != '\1') {
             warn_file(h, f, f->message);

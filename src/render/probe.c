@@ -290,16 +290,17 @@ rill_result rill__probes_plan(rill_renderer *r, rill__cmd *cmd, const rill_rende
         }
         uint32_t ei = (uint32_t)(e - p->entries.data);
         if (e->state == ENTRY_WAIT && e->capture) {
-            /* Captured after this frame's views (which draw it): shaded from the next frame. */
-            if (p->bake < 0 && rill__capture_request(r, e->eye)) {
+            /* Faces drawn by this frame's views and blitted after them; baked (and shaded from
+             * the next frame) once the last face is drawn (add_bake). */
+            if (p->bake < 0 && rill__capture_request(r, e->path, e->eye) != RILL__CAPTURE_WAIT) {
                 p->bake = (int)ei;
                 p->bake_capture = true;
-                e->state = ENTRY_READY;
             }
             continue;
         }
         if (e->state == ENTRY_WAIT) {
-            if (p->bake >= 0 || !rill__img_ready(e->equirect)) {
+            /* A capture under way holds the scratch cube: its faces so far are in it. */
+            if (p->bake >= 0 || rill__capture_busy(r) || !rill__img_ready(e->equirect)) {
                 continue;
             }
             p->bake = (int)ei; /* baked before this frame's lit passes read it */
@@ -322,6 +323,9 @@ rill_result rill__probes_plan(rill_renderer *r, rill__cmd *cmd, const rill_rende
             best_d[at] = d;
             best_q[at] = i;
         }
+    }
+    if (!p->bake_capture && rill__capture_busy(r)) {
+        rill__capture_abandon(r); /* its probe is gone (or its entry): the cube is free again */
     }
     memset(&p->ubo, 0, sizeof(p->ubo));
     for (uint32_t s = 0; s < n; s++) {
@@ -402,16 +406,20 @@ static rill_result add_bake(rill_renderer *r, rill_rg *g, bool shaded, rill_erro
         p->source_use = RILL_RG_USAGE_NONE;
     }
     RILL_TRY(import(g, "probe.source", p->source, &p->source_use, cs, &p->r_source, err));
-    if (!shaded) {
-        RILL_TRY(import(g, "probe.cube", e->spec, &e->spec_use, wr, &e->r_spec, err));
-    }
     rill_rg_pass_desc d = {
         .label = "probe.source", .exec = pass_source, .user = r, .side_effect = true};
-    if (p->bake_capture) { /* the six views' pictures onto level 0, then the mips */
-        rill_rg_pass pc;
-        RILL_TRY(rill__capture_add_pass(r, g, p->r_source, &pc, err));
+    if (p->bake_capture) { /* this frame's faces onto level 0; once all six are, the mips */
+        bool last = false;
+        RILL_TRY(rill__capture_add_pass(r, g, p->r_source, &last, err));
+        if (!last) {
+            return RILL_OK;
+        }
+        e->state = ENTRY_READY; /* shaded from the next frame */
         d.label = "probe.capture_mips";
         d.exec = pass_capture_mips;
+    }
+    if (!shaded) {
+        RILL_TRY(import(g, "probe.cube", e->spec, &e->spec_use, wr, &e->r_spec, err));
     }
     rill_rg_pass ps = rill_rg_add_pass(g, &d, err);
     RILL_TRY(rill_rg_use_image(g, ps, p->r_source, wr, err));

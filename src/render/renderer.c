@@ -69,6 +69,7 @@ static void desc_defaults(rill_renderer_desc *d) {
     if (!(d->shadow_distance > 0.0f)) {
         d->shadow_distance = def.shadow_distance;
     }
+    d->probe_capture_faces = RILL_CLAMP(d->probe_capture_faces, 1u, 6u);
 }
 
 /* desc.backend, with DEFAULT resolved from RILL_RENDER_BACKEND ("vulkan" or "null"; unset or

@@ -9,7 +9,9 @@
  *   - level 1: a cell of two instances draws its merged part instead of their proxies beyond
  *     level1_distance, both with complementary fades inside level_crossfade, and only the
  *     level-0 proxies nearer;
- *   - the proxies render with the validation layers clean. */
+ *   - the proxies render with the validation layers clean;
+ *   - a level-1 file of many parts is made over frames within max_upload_triangles and draws
+ *     only once whole. */
 #include "stream/stream_fixture.h"
 
 #include <math.h>
@@ -53,6 +55,39 @@ static void write_proxy(const char *dir, const char *rel, uint32_t level, float 
     rill_free(data);
 }
 
+/* Writes a level-1 file of n cells of w metres in a row along x from 0, one square part each. */
+static void write_cells(const char *dir, const char *rel, uint32_t n, float w) {
+    static rill_hlod_vertex v[16][4];
+    static rill_hlod_part pt[16];
+    static uint32_t idx[6] = {0, 2, 1, 1, 2, 3}, pal[2] = {0xFF2020E0u, 0xFF20E020u};
+    assert_true(n <= 16);
+    for (uint32_t c = 0; c < n; c++) {
+        float x0 = (float)c * w;
+        for (uint32_t i = 0; i < 4; i++) {
+            v[c][i] = (rill_hlod_vertex){
+                .position = {x0 + (float)(i & 1u) * w, 5.0f, (float)(i >> 1) * w},
+                .normal = {0, 1, 0},
+                .color = i == 3};
+        }
+        pt[c] = (rill_hlod_part){.box_min = {x0, 5, 0},
+                                 .box_max = {x0 + w, 5, w},
+                                 .cell_min = {x0, 0},
+                                 .cell_max = {x0 + w, w},
+                                 .vertex_count = 4,
+                                 .index_count = 6,
+                                 .palette_count = 2,
+                                 .palette = pal,
+                                 .vertices = v[c],
+                                 .indices = idx};
+    }
+    rill_hlod h = {.level = 1, .part_count = n, .parts = pt};
+    uint8_t *data = NULL;
+    size_t size = 0;
+    assert_int_equal(rill_hlod_write(&h, &data, &size, NULL), RILL_OK);
+    rill_test_write_file(dir, rel, data, size);
+    rill_free(data);
+}
+
 typedef struct fixture {
     sfx fx;
     rill_renderer *r;
@@ -74,15 +109,20 @@ static void setup(fixture *f, const char *main_scene) {
     (void)main_scene;
 }
 
-static void make_hlod(fixture *f, const char *main_scene) {
+static void make_hlod_budget(fixture *f, const char *main_scene, uint32_t max_tris) {
     rill_error err = {0};
     f->h = rill_render_hlod_create(&(rill_render_hlod_desc){.renderer = f->r,
                                                             .world = f->fx.env.world,
                                                             .stream = f->fx.stream,
                                                             .vfs = f->fx.env.vfs,
-                                                            .main_scene = main_scene},
+                                                            .main_scene = main_scene,
+                                                            .max_upload_triangles = max_tris},
                                    &err);
     assert_non_null(f->h);
+}
+
+static void make_hlod(fixture *f, const char *main_scene) {
+    make_hlod_budget(f, main_scene, 0);
 }
 
 static void teardown(fixture *f) {
@@ -279,10 +319,56 @@ static void test_level1_cells(void **state) {
     teardown(&f);
 }
 
+/* A level-1 file of ten cells made over frames: a part costs its 2 triangles + 256, so a budget
+ * of 600 makes 3 parts a frame (the one crossing it included); no cell draws until all ten are
+ * made, then all ten do (900 m and more away, past level1_distance + level_crossfade). The
+ * default budget makes the same file in one frame. */
+static void test_parts_over_frames(void **state) {
+    (void)state;
+    for (int pass = 0; pass < 2; pass++) {
+        fixture f;
+        setup(&f, "main.rsn");
+        const char *dir = f.fx.env.dir;
+        sfx_scene(&f.fx, "d.rsn", 3, 1.0f);
+        write_proxy(dir, "d.hlod", 0, -10, -10, 20, true);
+        write_cells(dir, "main.hlod1", 10, 100);
+        sfx_instance(&f.fx, "d.rsn", 5000, 5000, 50, 60, 10);
+        make_hlod_budget(&f, "main.rsn", pass == 0 ? 600u : 0u);
+        uint32_t made_frames = 0, first_drawn = 0;
+        uint64_t before = 0;
+        for (uint32_t k = 1; k <= 12 && !first_drawn; k++) {
+            const rill_render_hlod_draw *d = NULL;
+            uint32_t n = frame(&f, -900, 50, &d);
+            rill_render_hlod_stats st;
+            rill_render_hlod_get_stats(f.h, &st);
+            uint64_t made = st.gpu_triangles - before; /* this frame's, 2 a part */
+            before = st.gpu_triangles;
+            assert_true(made <= (pass == 0 ? 6u : 20u));
+            made_frames += made > 0;
+            uint32_t level1 = 0;
+            for (uint32_t i = 0; i < n; i++) {
+                level1 += d[i].level == 1;
+            }
+            if (st.gpu_triangles < 20) {
+                assert_int_equal(level1, 0); /* some parts made: the file does not draw yet */
+            } else {
+                assert_int_equal(level1, 10);
+                first_drawn = k;
+            }
+        }
+        print_message("budget %s: the ten cells made over %u frames\n",
+                      pass == 0 ? "600" : "default", made_frames);
+        assert_int_equal(made_frames, pass == 0 ? 4u : 1u);
+        assert_true(first_drawn > 0);
+        teardown(&f);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_drawn_exactly_where_not_resident),
         cmocka_unit_test(test_level1_cells),
+        cmocka_unit_test(test_parts_over_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

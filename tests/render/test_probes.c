@@ -2,7 +2,8 @@
  * a box above the view, which screen-space reflections cannot see, shows on a mirror floor
  * through a probe whose image holds it; a parallax-corrected probe puts a reflected edge where
  * the geometry says (within a pixel or two) and elsewhere than an uncorrected one; a probe whose
- * file is missing is inert and named; the components and their extract. */
+ * file is missing is inert and named; the components and their extract; a capture probe shows
+ * what is behind the camera, and one face a frame bakes five frames later to the same picture. */
 #include "rill/formats/image.h"
 #include "rill/render.h"
 #include "rill/render/effects.h"
@@ -30,6 +31,7 @@
 
 static const float g_eye[3] = {3.0f, 2.5f, 5.0f};
 static const float g_at[3] = {0.0f, 0.0f, 0.0f};
+static uint32_t g_capture_faces; /* rill_renderer_desc.probe_capture_faces of scene_open */
 
 typedef struct scene {
     rill_renderer *r;
@@ -75,7 +77,8 @@ static void write_equirect(const char *path, void (*color)(const float d[3], uin
  * environment reflection (or SSR). */
 static bool scene_open(scene *sc) {
     memset(sc, 0, sizeof(*sc));
-    sc->r = render_test_renderer((rill_renderer_desc){.width = W, .height = H});
+    sc->r = render_test_renderer(
+        (rill_renderer_desc){.width = W, .height = H, .probe_capture_faces = g_capture_faces});
     if (!sc->r) {
         return false;
     }
@@ -519,6 +522,82 @@ static void test_capture_shows_what_is_behind(void **state) {
     scene_close(&sc);
 }
 
+/* The capture scene of test_capture_shows_what_is_behind drawn frame by frame with the probe:
+ * the frame (1-based) whose bake finished, then the picture three frames later. */
+static uint32_t capture_frames(uint32_t faces, uint8_t *px) {
+    g_capture_faces = faces;
+    scene sc;
+    if (!scene_open(&sc)) {
+        g_capture_faces = 0;
+        return 0;
+    }
+    g_capture_faces = 0;
+    rill_error err = {0};
+    rill_mesh sphere = rill_render_mesh_sphere(sc.r, 32, &err);
+    assert_true(sphere.id != 0);
+    render_test_place(&sc.in[0], 1, sphere, sc.floor, (float[3]){0, 1, 0}, 1.0f, 0.0f);
+    render_test_place(&sc.in[1], 2, sc.cube, sc.red, (float[3]){0, 2, 9.5f}, 8.0f, 0.0f);
+    sc.n = 2;
+    mat4 wfv;
+    render_test_look_at(wfv, (float[3]){0, 1, 2.2f}, (float[3]){0, 1, 0});
+    memcpy(sc.s.view.world_from_view, wfv, sizeof(wfv));
+    sc.probe.capture = true;
+    sc.probe.entity = 7;
+    sc.s.instance_count = sc.n;
+    sc.s.probes = &sc.probe;
+    sc.s.probe_count = 1;
+    uint32_t baked_at = 0;
+    for (uint32_t f = 1; f <= 16 && !baked_at; f++) {
+        assert_int_equal(rill_renderer_render(sc.r, &sc.s, &err), RILL_OK);
+        rill_render_stats st;
+        rill_renderer_stats(sc.r, &st);
+        baked_at = st.probe_bakes ? f : 0;
+    }
+    for (int f = 0; f < 3; f++) {
+        assert_int_equal(rill_renderer_render(sc.r, &sc.s, &err), RILL_OK);
+    }
+    assert_int_equal(rill_renderer_read_pixels(sc.r, px, W * H * 4, &err), RILL_OK);
+    rill_render_stats st;
+    rill_renderer_stats(sc.r, &st);
+    assert_int_equal(st.probe_bakes, 1);
+    rill_render_mesh_destroy(sc.r, sphere);
+    scene_close(&sc);
+    return baked_at;
+}
+
+/* A capture spread over frames (rill_renderer_desc.probe_capture_faces, default one face a
+ * frame): the bake lands five frames after the one that draws all six faces at once would, and
+ * the picture is the same: the sphere's centre shows the red wall behind the camera in both and
+ * no pixel differs by more than 2 of 255. */
+static void test_capture_over_frames(void **state) {
+    (void)state;
+    static uint8_t all[W * H * 4], spread[W * H * 4];
+    uint32_t at_all = capture_frames(6, all);
+    if (!at_all) {
+        skip();
+    }
+    uint32_t at_spread = capture_frames(0, spread);
+    print_message("capture baked on frame %u (six faces a frame) and %u (one a frame)\n", at_all,
+                  at_spread);
+    assert_int_equal(at_spread, at_all + 5u);
+    int worst = 0;
+    double red = 0.0, blue = 0.0;
+    for (int i = 0; i < W * H * 4; i++) {
+        int d = abs((int)all[i] - (int)spread[i]);
+        worst = d > worst ? d : worst;
+    }
+    for (int y = H / 2 - 3; y < H / 2 + 3; y++) {
+        for (int x = W / 2 - 3; x < W / 2 + 3; x++) {
+            red += spread[(y * W + x) * 4 + 0] / 36.0;
+            blue += spread[(y * W + x) * 4 + 2] / 36.0;
+        }
+    }
+    print_message("largest difference %d; spread capture's sphere centre red %.0f blue %.0f\n",
+                  worst, red, blue);
+    assert_true(red > blue + 40.0);
+    assert_true(worst <= 2);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_probe_components),
@@ -527,6 +606,7 @@ int main(void) {
         cmocka_unit_test(test_off_screen_box_through_probe),
         cmocka_unit_test(test_missing_source_inert),
         cmocka_unit_test(test_capture_shows_what_is_behind),
+        cmocka_unit_test(test_capture_over_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

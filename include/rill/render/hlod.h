@@ -16,11 +16,15 @@
  *       (+w on the cell, -w on the members). An instance belongs to the cell whose rectangle holds
  *       its box's centre (x/z).
  *   Files are read through the VFS on the job system's workers (at most max_loads in flight) and
- *   turned into a mesh, a 16 x 16 palette atlas and a material on the main thread (at most
- *   max_uploads a frame). A proxy that is missing or does not parse is a warning naming the file
- *   and the pack (or folder) it was looked for in, once; its instance streams as before without
- *   it. A part with no triangles draws nothing. Proxies are drawn in the normal mode whatever
- *   the channels of their content say (they stand for a whole district).
+ *   turned into a mesh, a 16 x 16 palette atlas and a material per part on the main thread (at
+ *   most max_uploads files a frame, and parts worth at most max_upload_triangles a frame: a part
+ *   costs its triangles plus 256; the part that crosses the budget is made, so at least one a
+ *   frame). A file with more parts than a frame's budget is made over several frames and draws
+ *   once all its parts are made (the level-1 file of a large world arrives at once otherwise). A
+ * proxy that is missing or does not parse is a warning naming the file and the pack (or folder) it
+ * was looked for in, once; its instance streams as before without it. A part with no triangles
+ * draws nothing. Proxies are drawn in the normal mode whatever the channels of their content say
+ * (they stand for a whole district).
  *
  * Depends on: rill/render.h, rill/stream.h, rill/asset.h.
  */
@@ -39,7 +43,7 @@ typedef struct rill_render_hlod rill_render_hlod;
 
 /* renderer, world, stream and vfs are required and borrowed (they must outlive it). jobs: NULL
  * reads on the calling thread. main_scene: the scene whose `.hlod1` holds the level-1 cells
- * (NULL = no level 1). max_loads 0 = 4; max_uploads 0 = 2. */
+ * (NULL = no level 1). max_loads 0 = 4; max_uploads 0 = 2; max_upload_triangles 0 = 16384. */
 typedef struct rill_render_hlod_desc {
     uint32_t start_canary; /* must be 0 */
     rill_renderer *renderer;
@@ -50,6 +54,7 @@ typedef struct rill_render_hlod_desc {
     const char *main_scene;
     uint32_t max_loads;
     uint32_t max_uploads;
+    uint32_t max_upload_triangles;
     uint32_t end_canary; /* must be 0 */
 } rill_render_hlod_desc;
 

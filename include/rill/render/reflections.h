@@ -82,9 +82,10 @@ typedef struct rill_light_probe {
 
 /* The component "ReflectionProbeSource": source an asset path (NULL or "": inert), intensity in
  * [0, 1000] (default 1). capture (default off): instead of an image, the engine renders the scene
- * from the probe's centre into its cube (six 90-degree views into render textures, the frame
- * after the probe appears), then prefilters it; the probe is inert until then. Changing
- * capture_version captures again (a script bumps it after moving things). */
+ * from the probe's centre into its cube (six 90-degree views into render textures, from the
+ * frame after the probe appears, rill_renderer_desc.probe_capture_faces of them a frame: one by
+ * default, so the capture takes six frames), then prefilters it; the probe is inert until then.
+ * Changing capture_version captures again (a script bumps it after moving things). */
 typedef struct rill_reflection_probe_source {
     const char *source;
     float intensity;

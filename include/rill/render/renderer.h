@@ -151,6 +151,9 @@ typedef struct rill_renderer_desc {
      * rill/render/snapshot.h). false: on the thread that calls rill_renderer_render, as before. */
     bool render_thread;
     rill_render_backend backend;
+    /* A capture reflection probe (rill_render_probe.capture) draws this many of its six cube
+     * faces a frame: 0 = 1 (the capture's cost spread over six frames), 6 = all in one frame. */
+    uint32_t probe_capture_faces;
     uint32_t end_canary; /* must be 0 */
 } rill_renderer_desc;
 
