@@ -199,8 +199,12 @@ static bool describe(rill_renderer *r, const rill_render_instance *in, rill__vox
     inst->material = in->material;
     memcpy(inst->transform, in->transform, sizeof(inst->transform));
     const mat_slot *mat = rill__material_get(r, in->material);
+    float tint[3] = {1.0f, 1.0f, 1.0f}; /* the base-colour texture's mean colour */
+    if (mat) {
+        rill__texture_gi_tint(r, mat->gi_texture, tint);
+    }
     for (int k = 0; k < 3; k++) {
-        inst->albedo[k] = mat ? mat->gi_albedo[k] : 0.8f;
+        inst->albedo[k] = mat ? mat->gi_albedo[k] * tint[k] : 0.8f;
         inst->emissive[k] = mat ? mat->gi_emissive[k] : 0.0f;
     }
     world_box(in->transform, m->box_min, m->box_max, inst->box_min, inst->box_max);

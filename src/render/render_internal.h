@@ -119,6 +119,10 @@ typedef struct tex_slot {
     rill_tex_format format;
     bool srgb;
     uint32_t full_width, full_height;
+    /* Its mean colour (linear, alpha-weighted; texture_mean.c), which voxel GI multiplies the
+     * base-colour factor of the materials sampling it by; gi_mean_ok false: unknown (white). */
+    float gi_mean[3];
+    bool gi_mean_ok;
 } tex_slot;
 
 typedef struct mat_slot {
@@ -130,9 +134,11 @@ typedef struct mat_slot {
     /* What the descriptor set binds, kept so it can be rebuilt when a texture is replaced. */
     rill_texture tex[RILL_MATERIAL_TEX_NUM];
     rill__sampler_kind samplers[RILL_MATERIAL_TEX_NUM];
-    /* What voxel-cone GI (gi_voxel.c) voxelizes: the base colour (rgb) and the emissive colour
-     * (textures are not sampled: their factors alone). */
+    /* What voxel-cone GI (gi_voxel.c) voxelizes: the base colour factor (rgb), times the mean
+     * colour of gi_texture (the base-colour texture; none for terrain, whose factor is its first
+     * layer's colour), and the emissive colour (factor alone). */
     float gi_albedo[3], gi_emissive[3];
+    rill_texture gi_texture;
 } mat_slot;
 
 /* A physical image backing graph transients, reused across frames by description. */
@@ -571,6 +577,17 @@ rill_result rill__render_model_create_streamed(rill_renderer *r, const rill_gltf
 void rill__model_material_refs(const rill_gltf_material *mt,
                                const rill_gltf_texref *out[RILL_MATERIAL_TEX_NUM]);
 void rill__tex_chain_bytes(const rill_tex_data *tex, uint64_t *out_full, uint64_t *out_low);
+/* texture_mean.c: the mean colour (linear RGB, alpha-weighted) of an RGBA8 image or of a chain's
+ * smallest level, sampled on a bounded grid; false when it has none (wholly transparent, a
+ * format or level it cannot read). */
+bool rill__texture_mean_rgba8(const uint8_t *px, uint32_t width, uint32_t height, bool srgb,
+                              float out[3]);
+bool rill__texture_mean_data(const rill_tex_data *tex, float out[3]);
+/* Stores mean in t (ok false: unknown, white). */
+void rill__texture_set_mean(tex_slot *t, bool ok, const float mean[3]);
+/* What voxel GI multiplies a material's base colour by for texture tex: its mean colour, white
+ * for none, a stale handle or an unknown mean. */
+void rill__texture_gi_tint(const rill_renderer *r, rill_texture tex, float out[3]);
 void rill__pools_commit_replacements(rill_renderer *r);
 void rill__pools_destroy(rill_renderer *r); /* the GPU objects (needs the device) */
 void rill__pools_release(rill_renderer *r); /* the pools' memory (after the device) */

@@ -791,10 +791,14 @@ rill_texture rill_render_texture_create(rill_renderer *r, const rill_texture_des
     rill__img *img = rill__img_create(r->gpu, &d, err);
     bool ok = img && rill__img_upload(r->gpu, img, desc->pixels,
                                       (uint64_t)desc->width * desc->height * 4, err) == RILL_OK;
-    const tex_slot info = {.format = RILL_TEX_FORMAT_RGBA8,
-                           .srgb = desc->srgb,
-                           .full_width = desc->width,
-                           .full_height = desc->height};
+    tex_slot info = {.format = RILL_TEX_FORMAT_RGBA8,
+                     .srgb = desc->srgb,
+                     .full_width = desc->width,
+                     .full_height = desc->height};
+    float mean[3];
+    rill__texture_set_mean(
+        &info, rill__texture_mean_rgba8(desc->pixels, desc->width, desc->height, desc->srgb, mean),
+        mean);
     return rill__texture_finish(r, id, img, ok, &info);
 }
 
@@ -1181,6 +1185,7 @@ rill_material rill_render_material_create(rill_renderer *r, const rill_material_
         m->gi_albedo[k] = terrain ? d.layer_color[0][k] : d.base_color[k];
         m->gi_emissive[k] = terrain ? 0.0f : d.emissive[k];
     }
+    m->gi_texture = terrain ? (rill_texture){0} : d.base_color_texture;
     m->ubo = rill__buf_create(r->gpu, sizeof(ubo), RILL__BUF_UNIFORM, false,
                               d.label ? d.label : "material", err);
     if (!m->ubo || rill__buf_upload(r->gpu, m->ubo, 0, ubo, sizeof(ubo), err) != RILL_OK) {

@@ -126,10 +126,12 @@ rill_texture rill_render_texture_create_data(rill_renderer *r, const rill_tex_da
                         .label = label};
     rill__img *img = rill__img_create(r->gpu, &d, err);
     bool ok = img && upload_levels(r, img, tex, decode, label, err) == RILL_OK;
-    const tex_slot info = {.format = tex->format,
-                           .srgb = tex->srgb,
-                           .full_width = tex->full_width ? tex->full_width : tex->width,
-                           .full_height = tex->full_height ? tex->full_height : tex->height};
+    tex_slot info = {.format = tex->format,
+                     .srgb = tex->srgb,
+                     .full_width = tex->full_width ? tex->full_width : tex->width,
+                     .full_height = tex->full_height ? tex->full_height : tex->height};
+    float mean[3];
+    rill__texture_set_mean(&info, rill__texture_mean_data(tex, mean), mean);
     return rill__texture_finish(r, id, img, ok, &info);
 }
 
@@ -218,9 +220,14 @@ static tex_slot *replace_check(rill_renderer *r, rill_texture tex, const rill_te
     return t;
 }
 
-/* Queues img as tex's replacement in batch. */
+/* Queues img (made from data) as tex's replacement in batch; the texture's mean colour becomes
+ * data's. */
 static rill_result replace_queue(rill_renderer *r, rill_texture tex, tex_slot *t, rill__img *img,
-                                 uint32_t batch, rill_error *err) {
+                                 const rill_tex_data *data, uint32_t batch, rill_error *err) {
+    float mean[3];
+    if (rill__texture_mean_data(data, mean)) {
+        rill__texture_set_mean(t, true, mean);
+    }
     bool queued = t->pending != NULL; /* a second replace before the first landed wins */
     rill__img_destroy(r->gpu, t->pending);
     t->pending = img;
@@ -245,7 +252,7 @@ rill_result rill_render_texture_replace(rill_renderer *r, rill_texture tex,
     if (!img) {
         return err ? err->code : RILL_ERR_VULKAN;
     }
-    return replace_queue(r, tex, t, img, 0, err);
+    return replace_queue(r, tex, t, img, data, 0, err);
 }
 
 rill_result rill__texture_replace_resized(rill_renderer *r, rill_texture tex,
@@ -262,7 +269,7 @@ rill_result rill__texture_replace_resized(rill_renderer *r, rill_texture tex,
     tex_slot *t = &r->textures[i];
     t->full_width = data->width;
     t->full_height = data->height;
-    return replace_queue(r, tex, t, img, 0, err);
+    return replace_queue(r, tex, t, img, data, 0, err);
 }
 
 /* Runs release for users[from, count) (the ones no upload owns). */
@@ -296,7 +303,7 @@ static rill_result replace_many(rill_renderer *r, uint32_t count, const rill_tex
         if (release && !owned) {
             release(users ? users[k] : NULL); /* copied (decoded) or failed: done with it */
         }
-        res = img ? replace_queue(r, tex[k], t, img, batch, err)
+        res = img ? replace_queue(r, tex[k], t, img, data[k], batch, err)
                   : (err ? err->code : RILL_ERR_VULKAN);
     }
     release_rest(release, users, k, count); /* the ones never tried */

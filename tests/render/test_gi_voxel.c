@@ -6,8 +6,11 @@
  * runs SdfHigh and says so once; hostile settings clamp; red and green walls that are a glTF
  * model (its meshes keep no CPU copy for picking) voxelize and bleed too, and leave with the
  * model; the specular cone colours a rough metal floor that takes no diffuse bounce; a moving
- * instance stays out of the clipmap until it stands still. */
+ * instance stays out of the clipmap until it stands still; walls whose colour is their base-colour
+ * texture's (white factors: an RGBA8 red texture, a BC1 green one) bleed their texture's colour. */
+#include "rill/formats/bc.h"
 #include "rill/formats/gltf.h"
+#include "rill/formats/rmip.h"
 #include "rill/render/effects.h"
 #include "rill/render/reflections.h"
 
@@ -418,6 +421,65 @@ static void test_voxel_gi_model_walls(void **state) {
     render_test_destroy_clean(b.r, true);
 }
 
+/* >>textured walls ------------------------------------------------------------------------------
+ */
+
+/* A white-factor matte material whose base colour is a 8x8 texture of colour c (sRGB bytes) with
+ * a white texel in every 4: RGBA8 through rill_render_texture_create, or BC1 through
+ * rill_render_texture_create_data (an 8x8 + 4x4 chain). */
+static rill_material textured(rill_renderer *r, const uint8_t c[3], bool bc1) {
+    static uint8_t px[8 * 8 * 4], bc[32 + 8];
+    for (int i = 0; i < 64; i++) {
+        bool white = i % 4 == 3;
+        for (int k = 0; k < 3; k++) {
+            px[4 * i + k] = white ? 255 : c[k];
+        }
+        px[4 * i + 3] = 255;
+    }
+    rill_error err = {0};
+    rill_texture tex;
+    if (!bc1) {
+        tex = rill_render_texture_create(
+            r, &(rill_texture_desc){.pixels = px, .width = 8, .height = 8, .srgb = true}, &err);
+    } else {
+        assert_int_equal(rill_bc_encode_image(RILL_TEX_FORMAT_BC1, px, 8, 8, 0, NULL, bc, 32, &err),
+                         RILL_OK);
+        assert_int_equal(
+            rill_bc_encode_image(RILL_TEX_FORMAT_BC1, px, 4, 4, 32, NULL, bc + 32, 8, &err),
+            RILL_OK); /* the top-left 4x4 of the same pattern */
+        rill_tex_data d = {
+            .format = RILL_TEX_FORMAT_BC1, .srgb = true, .width = 8, .height = 8, .level_count = 2};
+        d.levels[0] = (rill_tex_level){8, 8, bc, 32};
+        d.levels[1] = (rill_tex_level){4, 4, bc + 32, 8};
+        tex = rill_render_texture_create_data(r, &d, "bc1 wall", &err);
+    }
+    assert_true(tex.id != 0);
+    rill_material_desc d = {
+        .base_color = {1, 1, 1, 1}, .roughness = 1.0f, .base_color_texture = tex};
+    return render_test_material(r, d);
+}
+
+static void test_voxel_gi_textured_walls(void **state) {
+    (void)state;
+    box_scene b;
+    box_open(&b, RILL_RENDER_QUALITY_HIGH);
+    b.inst[4].material = textured(b.r, (uint8_t[3]){240, 20, 20}, false);
+    b.inst[5].material = textured(b.r, (uint8_t[3]){20, 240, 20}, true);
+    static uint8_t off[W * H * 4], on[W * H * 4];
+    box_render(&b, 3, off);
+    double ratio_off = bleed(&b, off);
+    rill_render_global_illumination g = rill_render_global_illumination_query_defaults();
+    g.quality = RILL_GI_SDF_LOW;
+    use_gi(&b, &g);
+    box_render(&b, 10, on);
+    double ratio_on = bleed(&b, on);
+    print_message("textured walls (white factors), SdfLow: bleed ratio off %.3f on %.3f\n",
+                  ratio_off, ratio_on);
+    assert_true(fabs(ratio_off - 1.0) < 0.01);
+    assert_true(ratio_on > 1.03); /* white voxels (the factor alone) give 1.00 */
+    box_close(&b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_voxel_gi_bleeding),
@@ -429,6 +491,7 @@ int main(void) {
         cmocka_unit_test(test_voxel_gi_capture_keeps_clipmap),
         cmocka_unit_test(test_voxel_gi_specular_cone),
         cmocka_unit_test(test_voxel_gi_model_walls),
+        cmocka_unit_test(test_voxel_gi_textured_walls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,17 +3,22 @@
  * voxel boundary marking one side only, the triangle allotment being kept, triangles with
  * positions that are not finite marking nothing; and the voxel copy of a glTF model primitive
  * (gi_voxel_source.c): a small one kept as it is, a large one simplified under its triangle cap
- * to voxels within one voxel of the original's. */
+ * to voxels within one voxel of the original's; a texture's mean colour (texture_mean.c, what a
+ * textured material's voxels take): linear from sRGB, alpha-weighted, a block-compressed chain's
+ * smallest level, a large single level sampled, unreadable levels refused. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "gi_voxel.h"
+#include "rill/formats/bc.h"
+#include "rill/formats/rmip.h"
 
 static void test_tri_box(void **state) {
     (void)state;
@@ -218,12 +223,80 @@ static void test_source_large_simplified(void **state) {
     test_free(idx);
 }
 
+/* >>texture mean ------------------------------------------------------------------------------ */
+
+static void test_texture_mean(void **state) {
+    (void)state;
+    /* 4x4 sRGB: half the texels pure red, half mid grey (188 = 0.5 linear) */
+    uint8_t px[4 * 4 * 4];
+    for (int i = 0; i < 16; i++) {
+        uint8_t *p = &px[4 * i];
+        bool red = i % 2 == 0;
+        p[0] = red ? 255 : 188;
+        p[1] = p[2] = red ? 0 : 188;
+        p[3] = 255;
+    }
+    float m[3];
+    assert_true(rill__texture_mean_rgba8(px, 4, 4, true, m));
+    assert_float_equal(m[0], 0.75f, 0.01f); /* (1 + 0.5) / 2, linear */
+    assert_float_equal(m[1], 0.25f, 0.01f);
+    assert_float_equal(m[2], 0.25f, 0.01f);
+    /* the grey texels transparent: red alone */
+    for (int i = 1; i < 16; i += 2) {
+        px[4 * i + 3] = 0;
+    }
+    assert_true(rill__texture_mean_rgba8(px, 4, 4, true, m));
+    assert_float_equal(m[0], 1.0f, 0.01f);
+    assert_float_equal(m[1], 0.0f, 0.01f);
+    for (int i = 0; i < 16; i++) {
+        px[4 * i + 3] = 0;
+    }
+    assert_false(rill__texture_mean_rgba8(px, 4, 4, true, m)); /* nothing to see */
+
+    /* a BC1 chain 8x8 (green) + 4x4 (blue): the smallest level (blue) is read */
+    static uint8_t green[8 * 8 * 4], blue[4 * 4 * 4], bc[32 + 8];
+    for (int i = 0; i < 64; i++) {
+        memcpy(&green[4 * i], (uint8_t[4]){0, 255, 0, 255}, 4);
+    }
+    for (int i = 0; i < 16; i++) {
+        memcpy(&blue[4 * i], (uint8_t[4]){0, 0, 255, 255}, 4);
+    }
+    rill_error err = {0};
+    assert_int_equal(rill_bc_encode_image(RILL_TEX_FORMAT_BC1, green, 8, 8, 0, NULL, bc, 32, &err),
+                     RILL_OK);
+    assert_int_equal(
+        rill_bc_encode_image(RILL_TEX_FORMAT_BC1, blue, 4, 4, 0, NULL, bc + 32, 8, &err), RILL_OK);
+    rill_tex_data tex = {.format = RILL_TEX_FORMAT_BC1, .width = 8, .height = 8, .level_count = 2};
+    tex.levels[0] = (rill_tex_level){8, 8, bc, 32};
+    tex.levels[1] = (rill_tex_level){4, 4, bc + 32, 8};
+    assert_true(rill__texture_mean_data(&tex, m));
+    assert_true(m[2] > 0.9f && m[0] < 0.05f && m[1] < 0.05f);
+    tex.levels[1].size = 4; /* truncated: refused, not read past */
+    assert_false(rill__texture_mean_data(&tex, m));
+    tex.level_count = 1; /* the green level alone */
+    assert_true(rill__texture_mean_data(&tex, m));
+    assert_true(m[1] > 0.9f && m[0] < 0.05f && m[2] < 0.05f);
+
+    /* a large single level: sampled on a bounded grid, left half black, right half white */
+    enum { BIG = 1024 };
+    uint8_t *big = malloc((size_t)BIG * BIG * 4);
+    assert_non_null(big);
+    for (size_t y = 0; y < BIG; y++) {
+        for (size_t x = 0; x < BIG; x++) {
+            uint8_t v = x < BIG / 2 ? 0 : 255;
+            memcpy(&big[(y * BIG + x) * 4], (uint8_t[4]){v, v, v, 255}, 4);
+        }
+    }
+    assert_true(rill__texture_mean_rgba8(big, BIG, BIG, false, m));
+    assert_float_equal(m[0], 0.5f, 0.01f);
+    free(big);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tri_box),
-        cmocka_unit_test(test_raster_quad),
-        cmocka_unit_test(test_source_small_kept),
-        cmocka_unit_test(test_source_large_simplified),
+        cmocka_unit_test(test_tri_box),           cmocka_unit_test(test_raster_quad),
+        cmocka_unit_test(test_source_small_kept), cmocka_unit_test(test_source_large_simplified),
+        cmocka_unit_test(test_texture_mean),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
