@@ -350,6 +350,16 @@ static rill_result validate_motion(const rill_gltf_model *m, rill_error *err) {
 
 /* The writer trusts only what it checks: a model built by hand gets the same guarantees the
  * reader gives, so a bad index cannot make it read out of bounds. */
+/* A primitive's variant materials name materials of the model (or -1). */
+static bool variants_ok(const rill_gltf_model *m, const rill_gltf_primitive *pr) {
+    for (uint32_t i = 0; pr->variant_materials && i < m->variant_count; i++) {
+        if (!idx_ok(pr->variant_materials[i], m->material_count)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static rill_result validate(const rill_gltf_model *m, rill_error *err) {
     for (uint32_t i = 0; i < m->mesh_count; i++) {
         const rill_gltf_mesh *mesh = &m->meshes[i];
@@ -361,7 +371,7 @@ static rill_result validate(const rill_gltf_model *m, rill_error *err) {
             if (pr->vertex_count == 0 || !pr->positions || pr->index_count == 0 ||
                 pr->index_count % 3 != 0 || !pr->indices || pr->edge_index_count % 2 != 0 ||
                 (pr->edge_index_count && !pr->edge_indices) ||
-                !idx_ok(pr->material, m->material_count)) {
+                !idx_ok(pr->material, m->material_count) || !variants_ok(m, pr)) {
                 return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                                       "meshes[%u].primitives[%u]: inconsistent primitive", i, p);
             }
@@ -919,6 +929,55 @@ static void write_animations(const rill_gltf_model *m, cJSON *root, wr *w) {
     }
 }
 
+/* KHR_materials_variants on one primitive: a mapping per material its variants draw with (a
+ * variant that draws the default material, -1, cannot be mapped and keeps the primitive's). */
+static void write_variant_mappings(const rill_gltf_model *m, const rill_gltf_primitive *pr,
+                                   cJSON *po) {
+    if (!pr->variant_materials || !m->variant_count) {
+        return;
+    }
+    cJSON *ext = cJSON_GetObjectItem(po, "extensions");
+    ext = ext ? ext : cJSON_AddObjectToObject(po, "extensions");
+    cJSON *v = ext ? cJSON_AddObjectToObject(ext, RILL_GLTF_EXT_VARIANTS) : NULL;
+    cJSON *maps = v ? cJSON_AddArrayToObject(v, "mappings") : NULL;
+    for (uint32_t i = 0; maps && i < m->variant_count; i++) {
+        int32_t mat = pr->variant_materials[i];
+        bool first = mat >= 0;
+        for (uint32_t j = 0; first && j < i; j++) {
+            first = pr->variant_materials[j] != mat;
+        }
+        cJSON *mo = first ? push_object(maps) : NULL;
+        cJSON *vars = mo ? cJSON_AddArrayToObject(mo, "variants") : NULL;
+        if (!vars) {
+            continue;
+        }
+        cJSON_AddNumberToObject(mo, "material", mat);
+        for (uint32_t j = i; j < m->variant_count; j++) {
+            if (pr->variant_materials[j] == mat) {
+                cJSON_AddItemToArray(vars, cJSON_CreateNumber(j));
+            }
+        }
+    }
+}
+
+/* The file's variant names (root extensions) when it has any. */
+static void write_variant_names(const rill_gltf_model *m, cJSON *root_ext, cJSON *used) {
+    if (!m->variant_count) {
+        return;
+    }
+    cJSON *v = cJSON_AddObjectToObject(root_ext, RILL_GLTF_EXT_VARIANTS);
+    cJSON *arr = v ? cJSON_AddArrayToObject(v, "variants") : NULL;
+    for (uint32_t i = 0; arr && i < m->variant_count; i++) {
+        cJSON *o = push_object(arr);
+        if (o) {
+            cJSON_AddStringToObject(o, "name", m->variant_names[i] ? m->variant_names[i] : "");
+        }
+    }
+    if (used) {
+        cJSON_AddItemToArray(used, cJSON_CreateString(RILL_GLTF_EXT_VARIANTS));
+    }
+}
+
 static bool write_meshes(const rill_gltf_model *m, const rill_glb_write_desc *d, cJSON *root, wr *w,
                          bool *used_edges) {
     if (!m->mesh_count) {
@@ -993,6 +1052,7 @@ static bool write_meshes(const rill_gltf_model *m, const rill_glb_write_desc *d,
                 }
                 *used_edges = true;
             }
+            write_variant_mappings(m, pr, po);
             if (w->oom) {
                 return false;
             }
@@ -1063,8 +1123,10 @@ rill_result rill_glb_write_memory(const rill_gltf_model *model, const rill_glb_w
                    model->materials[i].emissive_strength != 1.0f;
         used_lit |= material_lighting_exts(&model->materials[i]);
     }
-    if (used_edges || model->light_count || used_xf || used_es || used_lit) {
-        cJSON *used = cJSON_AddArrayToObject(root, "extensionsUsed");
+    cJSON *used = NULL;
+    if (used_edges || model->light_count || used_xf || used_es || used_lit ||
+        model->variant_count) {
+        used = cJSON_AddArrayToObject(root, "extensionsUsed");
         if (used && used_es) {
             cJSON_AddItemToArray(used, cJSON_CreateString(RILL_GLTF_EXT_EMISSIVE_STRENGTH));
         }
@@ -1083,6 +1145,7 @@ rill_result rill_glb_write_memory(const rill_gltf_model *model, const rill_glb_w
             cJSON_AddItemToArray(used, cJSON_CreateString("KHR_lights_punctual"));
         }
     }
+    write_variant_names(model, root_ext, used);
     if (cJSON_GetArraySize(root_ext) > 0) {
         cJSON_AddItemToObject(root, "extensions", root_ext);
     } else {

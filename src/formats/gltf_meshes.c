@@ -169,13 +169,22 @@ static void sanitize(float *v, size_t n) {
     }
 }
 
-/* True when the primitive's material samples a normal texture or is anisotropic (its direction
- * lies in the tangent frame), the cases that need tangents (glTF: generate them where the file
- * has none). */
-static bool needs_tangents(const rd *r, const rill_gltf_primitive *prim) {
-    const rill_gltf_material *mt = prim->material >= 0 ? &r->m->materials[prim->material] : NULL;
+/* True when material index mi samples a normal texture or is anisotropic. */
+static bool material_needs_tangents(const rd *r, int32_t mi) {
+    const rill_gltf_material *mt = mi >= 0 ? &r->m->materials[mi] : NULL;
     return mt && (mt->normal_texture.texture >= 0 || mt->clearcoat_normal_texture.texture >= 0 ||
                   mt->anisotropy_strength > 0.0f);
+}
+
+/* True when the primitive's material, or its material in one of the variants, samples a normal
+ * texture or is anisotropic (its direction lies in the tangent frame), the cases that need
+ * tangents (glTF: generate them where the file has none). */
+static bool needs_tangents(const rd *r, const rill_gltf_primitive *prim) {
+    bool need = material_needs_tangents(r, prim->material);
+    for (uint32_t i = 0; !need && prim->variant_materials && i < r->m->variant_count; i++) {
+        need = material_needs_tangents(r, prim->variant_materials[i]);
+    }
+    return need;
 }
 
 static rill_result read_edges_ext(rd *r, const rill__gj *p, const char *where,
@@ -392,6 +401,7 @@ static rill_result read_primitive(rd *r, const rill__gj *p, const char *where, b
     }
     RILL_TRY(rill__rd_js_index(r, p, "material", where, r->m->material_count, "material",
                                &prim->material));
+    RILL_TRY(rill__rd_read_variant_mappings(r, p, where, prim));
 
     const rd_accessor *info = NULL;
     rd_check pc = {.kind = CHECK_POSITIONS};

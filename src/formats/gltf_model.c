@@ -114,6 +114,7 @@ void rill__gltf_primitive_release(rill_gltf_primitive *prim) {
     rill_free(prim->target_normals);
     rill_free(prim->indices);
     rill_free(prim->edge_indices);
+    rill_free(prim->variant_materials);
     memset(prim, 0, sizeof(*prim));
     prim->material = -1;
 }
@@ -177,6 +178,10 @@ void rill_gltf_model_free(rill_gltf_model *m) {
         rill_free(m->skins[i].inverse_bind_matrices);
     }
     rill_free(m->skins);
+    for (uint32_t i = 0; i < m->variant_count; i++) {
+        rill_free(m->variant_names[i]);
+    }
+    rill_free(m->variant_names);
     rill_free(m);
 }
 
@@ -410,6 +415,12 @@ static rill_gltf_model *clone_impl(const rill_gltf_model *src, bool geometry) {
             d->joints = d->weights = NULL;
             d->target_positions = d->target_normals = NULL;
             d->indices = d->edge_indices = NULL;
+            d->variant_materials = NULL;
+        }
+        for (uint32_t p = 0; ok && p < mesh->primitive_count; p++) {
+            const rill_gltf_primitive *s = &sm->primitives[p];
+            ok = !s->variant_materials || dup_i32(&mesh->primitives[p].variant_materials,
+                                                  s->variant_materials, src->variant_count);
         }
         for (uint32_t p = 0; ok && geometry && p < mesh->primitive_count; p++) {
             rill_gltf_primitive *d = &mesh->primitives[p];
@@ -491,6 +502,14 @@ static rill_gltf_model *clone_impl(const rill_gltf_model *src, bool geometry) {
         ok = dup_i32(&m->skins[i].joints, ss->joints, ss->joint_count) &&
              dup_floats(&m->skins[i].inverse_bind_matrices, ss->inverse_bind_matrices,
                         (size_t)ss->joint_count * 16);
+    }
+    if (ok && src->variant_count) {
+        m->variant_names = rill__gltf_alloc(src->variant_count, sizeof(char *));
+        ok = m->variant_names != NULL;
+        for (uint32_t i = 0; ok && i < src->variant_count; i++) {
+            m->variant_count = i + 1u;
+            ok = dup_str(&m->variant_names[i], src->variant_names[i]);
+        }
     }
 #undef RILL__CLONE_NAMED
 #undef RILL__CLONE_ARRAY

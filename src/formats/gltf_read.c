@@ -523,6 +523,9 @@ static rill_result parse(rd *r, const uint8_t *data, size_t size) {
         res = rill__rd_read_materials(r);
     }
     if (res == RILL_OK) {
+        res = rill__rd_read_variants(r);
+    }
+    if (res == RILL_OK) {
         res = rill__rd_read_meshes(r);
     }
     if (res == RILL_OK) {

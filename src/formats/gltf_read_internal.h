@@ -5,7 +5,8 @@
  *   gltf_meshes.c     meshes: primitives, indices, morph targets, skin attributes
  *   gltf_materials.c  samplers, textures, images, materials
  *   gltf_nodes.c      nodes, scenes, cameras, lights, skins
- *   gltf_anim_read.c  animations */
+ *   gltf_anim_read.c  animations
+ *   gltf_variants.c   KHR_materials_variants */
 #ifndef RILL_FORMATS_GLTF_READ_INTERNAL_H
 #define RILL_FORMATS_GLTF_READ_INTERNAL_H
 
@@ -180,6 +181,14 @@ rill_result rill__rd_read_meshes(rd *r);
 rill_result rill__rd_read_materials(rd *r);
 rill_result rill__rd_read_samplers_textures(rd *r);
 rill_result rill__rd_read_images(rd *r);
+
+/* gltf_variants.c (KHR_materials_variants) */
+
+/* The file's variant names (root extensions), before the meshes. */
+rill_result rill__rd_read_variants(rd *r);
+/* prim's mappings (after its material is read): prim->variant_materials. */
+rill_result rill__rd_read_variant_mappings(rd *r, const rill__gj *p, const char *where,
+                                           rill_gltf_primitive *prim);
 
 /* gltf_nodes.c */
 

@@ -22,6 +22,7 @@ static const char *const k_known_extensions[] = {
     RILL_GLTF_EXT_TRANSMISSION, RILL_GLTF_EXT_VOLUME,
     RILL_GLTF_EXT_SHEEN,        RILL_GLTF_EXT_IRIDESCENCE,
     RILL_GLTF_EXT_ANISOTROPY,   RILL_GLTF_EXT_DISPERSION,
+    RILL_GLTF_EXT_VARIANTS,
 };
 
 bool rill__gltf_extension_known(const char *name) {

@@ -520,6 +520,14 @@ const rill_render_model *rill_render_assets_model(rill_render_assets *ra, rill_a
     return e && !e->failed ? &e->gpu : NULL;
 }
 
+/* The glTF material index mm draws with in model m (its primitive's in mm's material variant;
+ * material_count = the default material). */
+static uint32_t material_index(const rill_gltf_model *m, const rill_model_mesh *mm) {
+    const rill_gltf_primitive *p = &m->meshes[mm->mesh].primitives[mm->primitive];
+    int32_t mat = rill_gltf_primitive_variant_material(m, p, mm->variant);
+    return mat >= 0 && (uint32_t)mat < m->material_count ? (uint32_t)mat : m->material_count;
+}
+
 /* Entry e's GPU mesh index and glTF material index (material_count = the default) of mm; false
  * when e is NULL, failed, or mm names what it does not have. */
 static bool slots_of(const asset_entry *e, const rill_model_mesh *mm, uint32_t *out_gi,
@@ -529,9 +537,7 @@ static bool slots_of(const asset_entry *e, const rill_model_mesh *mm, uint32_t *
         return false;
     }
     uint32_t gi = e->mesh_first[mm->mesh] + mm->primitive;
-    int32_t mat = e->model->meshes[mm->mesh].primitives[mm->primitive].material;
-    uint32_t mi = mat >= 0 && (uint32_t)mat < e->model->material_count ? (uint32_t)mat
-                                                                       : e->model->material_count;
+    uint32_t mi = material_index(e->model, mm);
     if (gi >= e->gpu.mesh_count || mi >= e->gpu.material_count) {
         return false;
     }
@@ -637,8 +643,7 @@ bool rill__render_assets_material_of(rill_render_assets *ra, const rill_model_me
         mm->primitive >= e->model->meshes[mm->mesh].primitive_count) {
         return false;
     }
-    int32_t mat = e->model->meshes[mm->mesh].primitives[mm->primitive].material;
-    uint32_t mi = mat >= 0 ? (uint32_t)mat : e->model->material_count;
+    uint32_t mi = material_index(e->model, mm);
     if (mi >= e->gpu.material_count) {
         return false;
     }

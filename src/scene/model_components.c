@@ -41,12 +41,17 @@ static const rill_spot_light spot_default = {{1, 1, 1, 1}, 10.0f, 20.0f, 0.0f, 0
 
 static const rill_field model_fields[] = {
     RILL_FIELD(rill_model_ref, path, ASSET_PATH),
+    RILL_FIELD_WITH(rill_model_ref, variant, STRING,
+                    .doc = "the glTF material variant (KHR_materials_variants) to draw; "
+                           "empty = the default materials"),
 };
 
 static const rill_field model_mesh_fields[] = {
     RILL_FIELD(rill_model_mesh, asset, U32),
     RILL_FIELD(rill_model_mesh, mesh, U32),
     RILL_FIELD(rill_model_mesh, primitive, U32),
+    RILL_FIELD_WITH(rill_model_mesh, variant, U32,
+                    .doc = "0 = the primitive's material, k = the file's material variant k - 1"),
 };
 
 static const rill_enum_item mode_items[] = {
@@ -230,10 +235,34 @@ bool rill__scene_model_write_mesh(rill_world *world, const rill_model_components
     return true;
 }
 
-/* Writes rmc on every ModelMesh entity of root's subtree (root included), depth-first with an
+/* What a walk writes on each ModelMesh entity: a RenderMode (rmc, as `how` says) or, with
+ * set_variant, the material variant. */
+typedef struct mesh_write {
+    rill_render_mode_component rmc;
+    rill__mesh_write how;
+    bool set_variant;
+    uint32_t variant;
+} mesh_write;
+
+/* Writes mw on ModelMesh entity e; true when it changed something. */
+static bool write_one(rill_world *world, const rill_model_components *comps, rill_entity e,
+                      const mesh_write *mw) {
+    if (!mw->set_variant) {
+        return rill__scene_model_write_mesh(world, comps, e, mw->rmc, mw->how);
+    }
+    const rill_model_mesh *mm = rill_world_get(world, e, comps->model_mesh);
+    if (!mm || mm->variant == mw->variant) {
+        return false;
+    }
+    rill_model_mesh next = *mm;
+    next.variant = mw->variant;
+    return rill_world_add(world, e, comps->model_mesh, &next) != NULL;
+}
+
+/* Writes mw on every ModelMesh entity of root's subtree (root included), depth-first with an
  * explicit stack (hierarchies can be deep; most trees fit the one on the C stack). */
-static uint32_t set_tree(rill_world *world, const rill_model_components *comps, rill_entity root,
-                         rill_render_mode_component rmc, rill__mesh_write how) {
+static uint32_t walk_tree(rill_world *world, const rill_model_components *comps, rill_entity root,
+                          const mesh_write *mw) {
     if (!world || !comps || !rill_world_is_alive(world, root)) {
         return 0;
     }
@@ -242,8 +271,7 @@ static uint32_t set_tree(rill_world *world, const rill_model_components *comps, 
     stack[len++] = root;
     while (len) {
         rill_entity e = stack[--len];
-        if (rill_world_has(world, e, comps->model_mesh) &&
-            rill__scene_model_write_mesh(world, comps, e, rmc, how)) {
+        if (rill_world_has(world, e, comps->model_mesh) && write_one(world, comps, e, mw)) {
             set++;
         }
         for (rill_entity c = rill_world_first_child(world, e); c;
@@ -262,6 +290,17 @@ static uint32_t set_tree(rill_world *world, const rill_model_components *comps, 
     }
     rill_free(heap);
     return set;
+}
+
+static uint32_t set_tree(rill_world *world, const rill_model_components *comps, rill_entity root,
+                         rill_render_mode_component rmc, rill__mesh_write how) {
+    return walk_tree(world, comps, root, &(mesh_write){rmc, how, false, 0});
+}
+
+uint32_t rill_scene_model_set_variant(rill_world *world, const rill_model_components *comps,
+                                      rill_entity root, uint32_t variant) {
+    mesh_write mw = {{RILL_RENDER_MODE_NORMAL, 0.5f, 0.0f}, RILL__MESH_SET, true, variant};
+    return walk_tree(world, comps, root, &mw);
 }
 
 uint32_t rill_scene_model_set_mode(rill_world *world, const rill_model_components *comps,

@@ -57,6 +57,7 @@ typedef struct model_track {
     uint32_t lod_count;                                    /* level trees spawned */
     uint64_t level_state;      /* the LOD system's word: what the trees show (0: as spawned) */
     rill__model_levels levels; /* the trees' ModelMesh entities per level (none: walk instead) */
+    const char *variant;       /* Model.variant as last applied (interned; NULL = none) */
 } model_track;
 
 struct rill_scene_models {
@@ -346,7 +347,8 @@ static rill_result attach(rill_scene_models *m, rill_error *err) {
 
 /* A new track for e naming ref's path (a NULL or empty path: TRACK_NONE). */
 static void add_track(rill_scene_models *m, rill_entity e, const rill_model_ref *ref) {
-    model_track t = {e, ref->path, NULL, RILL_ENTITY_NULL, TRACK_NONE, {0}, 0, 0};
+    model_track t = {e, ref->path, NULL, RILL_ENTITY_NULL, TRACK_NONE, {0}, 0, 0, {0}, NULL};
+    t.variant = ref->variant;
     if (t.path && t.path[0]) {
         t.entry = find_or_request(m, t.path, true);
         if (!t.entry) {
@@ -373,13 +375,53 @@ static void add_track(rill_scene_models *m, rill_entity e, const rill_model_ref 
     }
 }
 
+/* The material variant `name` names in level k's file of t: 1 + its index, 0 for none. */
+static uint32_t variant_in(const rill_scene_models *m, const model_track *t, uint32_t k,
+                           const char *name) {
+    const model_entry *e = k ? t->entry->lod[k - 1u] : t->entry;
+    const rill_gltf_model *gm =
+        rill_asset_get_payload_as(m->assets, e->asset, RILL_GLTF_ASSET_LOADER);
+    return (uint32_t)(rill_gltf_model_find_variant(gm, name) + 1);
+}
+
+/* Writes t's material variant on its spawned trees (each level resolves the name in its own
+ * file); a name the base file lacks draws the default materials, with one warning. */
+static void apply_variant(rill_scene_models *m, model_track *t) {
+    if (t->state != TRACK_SPAWNED) {
+        return;
+    }
+    const char *name = t->variant && t->variant[0] ? t->variant : NULL;
+    uint32_t v = name ? variant_in(m, t, 0, name) : 0u;
+    if (name && v == 0) {
+        const rill_gltf_model *gm = rill_scene_models_model(m, t->entity);
+        RILL_LOG_WARN(LOGM,
+                      "entity %u:%u: model '%s' has no material variant '%s' (it has %u%s%s); "
+                      "drawn with its default materials",
+                      RILL_ENTITY_INDEX(t->entity), RILL_ENTITY_GENERATION(t->entity), t->path,
+                      name, gm ? gm->variant_count : 0u,
+                      gm && gm->variant_count ? ", the first " : "",
+                      gm && gm->variant_count ? gm->variant_names[0] : "");
+        m->stats.warnings++;
+    }
+    rill_scene_model_set_variant(m->world, &m->comps, t->root, v);
+    for (uint32_t k = 0; k < t->lod_count; k++) {
+        uint32_t lv = name ? variant_in(m, t, k + 1u, name) : 0u;
+        rill_scene_model_set_variant(m->world, &m->comps, t->lod_root[k], lv);
+    }
+}
+
 /* e's Model changed: a track whose entity died, lost its Model or names another path goes; an
- * entity with a Model and no track gets one. */
+ * entity with a Model and no track gets one; a new variant on the same path is applied. */
 static void refresh(rill_scene_models *m, rill_entity e) {
     const rill_model_ref *ref = rill_world_get(m->world, e, m->comps.model);
     uint64_t i = 0;
     if (rill_map_get(&m->track_of, e, &i)) {
-        if (ref && ref->path == m->tracks.data[i].path) {
+        model_track *t = &m->tracks.data[i];
+        if (ref && ref->path == t->path) {
+            if (ref->variant != t->variant) {
+                t->variant = ref->variant;
+                apply_variant(m, t);
+            }
             return;
         }
         drop_track(m, (uint32_t)i);
@@ -404,7 +446,7 @@ static void refresh_touched(rill_scene_models *m) {
         m->check_cursor = m->check_cursor < m->tracks.len ? m->check_cursor : 0;
         const model_track *t = &m->tracks.data[m->check_cursor++];
         const rill_model_ref *ref = rill_world_get(m->world, t->entity, m->comps.model);
-        if (!ref || ref->path != t->path) {
+        if (!ref || ref->path != t->path || ref->variant != t->variant) {
             rill_array_push(&m->touched, t->entity); /* next update: the order stays simple */
         }
     }
@@ -449,6 +491,9 @@ static void spawn_track(rill_scene_models *m, model_track *t) {
         t->level_state = pick.level_state;
     } else {
         unpick(m, t);
+    }
+    if (t->variant && t->variant[0]) {
+        apply_variant(m, t);
     }
 }
 

@@ -2077,6 +2077,50 @@ GLTF
     "$PNG_SAME" t0.png t1.png >/dev/null 2>&1 && fail "--time 1 shows the same pose as 0"
     run 2 render bar.gltf --time -1 --out x.png
     ;;
+render_variants)
+    # KHR_materials_variants (issue 28): tests/gltf/variants_quad.h wrote this file: a left square
+    # red by default, blue in "blue", green in "green", red in "plain"; the right one always white.
+    cat >squares.gltf <<'GLTF'
+{"asset":{"version":"2.0"},"extensionsUsed":["KHR_materials_variants","KHR_materials_unlit"],"extensions":{"KHR_materials_variants":{"variants":[{"name":"blue"},{"name":"green"},{"name":"plain"}]}},"buffers":[{"byteLength":216,"uri":"data:application/octet-stream;base64,AADAvzMzM78AAAAAzczMvTMzM78AAAAAAADAvzMzMz8AAAAAzczMvTMzMz8AAAAAzczMPTMzM78AAAAAAADAPzMzM78AAAAAzczMPTMzMz8AAAAAAADAPzMzMz8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAABAAMAAAADAAIAAAAAAAAAAAAAAAAA"}],"bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":96},{"buffer":0,"byteOffset":96,"byteLength":96},{"buffer":0,"byteOffset":192,"byteLength":12}],"accessors":[{"bufferView":0,"byteOffset":0,"componentType":5126,"count":4,"type":"VEC3","min":[-1.5,-0.7,0],"max":[-0.1,0.7,0]},{"bufferView":0,"byteOffset":48,"componentType":5126,"count":4,"type":"VEC3","min":[0.1,-0.7,0],"max":[1.5,0.7,0]},{"bufferView":1,"byteOffset":0,"componentType":5126,"count":4,"type":"VEC3"},{"bufferView":1,"byteOffset":48,"componentType":5126,"count":4,"type":"VEC3"},{"bufferView":2,"componentType":5123,"count":6,"type":"SCALAR"}],"materials":[{"name":"red","pbrMetallicRoughness":{"baseColorFactor":[1,0,0,1]},"extensions":{"KHR_materials_unlit":{}}},{"name":"blue","pbrMetallicRoughness":{"baseColorFactor":[0,0,1,1]},"extensions":{"KHR_materials_unlit":{}}},{"name":"green","pbrMetallicRoughness":{"baseColorFactor":[0,1,0,1]},"extensions":{"KHR_materials_unlit":{}}},{"name":"white","pbrMetallicRoughness":{"baseColorFactor":[1,1,1,1]},"extensions":{"KHR_materials_unlit":{}}}],"meshes":[{"name":"squares","primitives":[{"attributes":{"POSITION":0,"NORMAL":2},"indices":4,"material":0,"extensions":{"KHR_materials_variants":{"mappings":[{"material":1,"variants":[0]},{"material":2,"variants":[1]}]}}},{"attributes":{"POSITION":1,"NORMAL":3},"indices":4,"material":3}]}],"nodes":[{"name":"squares","mesh":0}],"scenes":[{"nodes":[0]}],"scene":0}
+GLTF
+    # Pixels on an 8 x 8 grid of the 64 x 64 picture; count those where one channel dominates.
+    grid=$(for y in 4 12 20 28 36 44 52 60; do for x in 4 12 20 28 36 44 52 60; do
+        printf '%s %s ' "$x" "$y"; done; done)
+    dominant() { # FILE CHANNEL(1..3): pixels whose channel is > 120 and twice the other two
+        "$PNG_PIXEL" "$1" $grid | awk -v k="$2" '{ a = $((k % 3) + 1); b = $(((k + 1) % 3) + 1);
+            if ($k > 120 && $k > 2 * a && $k > 2 * b) n++ } END { print n + 0 }'
+    }
+    run 0 render squares.gltf --size 64x64 --out default.png
+    expect_err_none() { ! grep -q -- "$1" err.txt || fail "stderr has: $1"; }
+    expect_err_none "left out"
+    run 0 render squares.gltf --size 64x64 --variant blue --out blue.png
+    run 0 render squares.gltf --size 64x64 --variant green --out green.png
+    run 0 render squares.gltf --size 64x64 --variant plain --out plain.png
+    [ "$(dominant default.png 1)" -gt 0 ] || fail "the default shows no red square"
+    [ "$(dominant default.png 3)" -eq 0 ] || fail "the default shows blue"
+    [ "$(dominant blue.png 3)" -gt 0 ] || fail "--variant blue shows no blue square"
+    [ "$(dominant blue.png 1)" -eq 0 ] || fail "--variant blue still shows red"
+    [ "$(dominant green.png 2)" -gt 0 ] || fail "--variant green shows no green square"
+    "$PNG_SAME" default.png plain.png >out.txt 2>err.txt || fail "the unmapped variant differs"
+    # The same variant named in a scene file.
+    cat >scene.rsn <<'RSN'
+rsn 1
+entity 1 "Squares" {
+    Transform {
+        translation: (0, 0, 0)
+    }
+    Model {
+        path: "squares.gltf"
+        variant: "green"
+    }
+}
+RSN
+    run 0 render scene.rsn --size 64x64 --out scene_green.png
+    [ "$(dominant scene_green.png 2)" -gt 0 ] || fail "Model { variant: green } shows no green"
+    [ "$(dominant scene_green.png 1)" -eq 0 ] || fail "Model { variant: green } still shows red"
+    run 1 render squares.gltf --size 64x64 --variant purple --out x.png
+    expect_err "no model has this material variant (the first model has: blue, green, plain)"
+    ;;
 render_emissive_strength)
     # KHR_materials_emissive_strength (issue 28): emission 0.05 at strength 8 draws as emission
     # 0.4 without the extension, and differs from 0.05 alone.

@@ -132,7 +132,7 @@ static void test_left_out_is_said(void **state) {
                    "\"pointer\"}}],\"samplers\":[{\"input\":0,\"output\":0}]}],"
                    "\"skins\":[{\"joints\":[0]}],"
                    "\"extensionsUsed\":[\"KHR_materials_clearcoat\",\"KHR_mesh_quantization\","
-                   "\"KHR_materials_variants\"],",
+                   "\"EXT_lights_image_based\"],",
                    ",\"TEXCOORD_2\":0,\"COLOR_1\":0,\"_CUSTOM\":0,\"TEXCOORD_12\":0,"
                    "\"JOINTS_1\":0",
                    ",\"targets\":[{\"POSITION\":0,\"TANGENT\":0}]");
@@ -143,7 +143,7 @@ static void test_left_out_is_said(void **state) {
                         "TANGENT morph targets on 1 primitive, attribute TEXCOORD_2, attribute "
                         "COLOR_1, "
                         "attribute TEXCOORD_12, attribute JOINTS_1, "
-                        "extension KHR_materials_variants");
+                        "extension EXT_lights_image_based");
 }
 
 /* A material with every lighting extension Rill reads, two textures (images without bytes) for

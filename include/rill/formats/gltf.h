@@ -78,6 +78,9 @@ extern "C" {
 #define RILL_GLTF_EXT_IRIDESCENCE "KHR_materials_iridescence"
 #define RILL_GLTF_EXT_ANISOTROPY "KHR_materials_anisotropy"
 #define RILL_GLTF_EXT_DISPERSION "KHR_materials_dispersion"
+/* KHR_materials_variants: the file's named material sets (rill_gltf_model.variant_names) and each
+ * primitive's material per variant (rill_gltf_primitive.variant_materials). */
+#define RILL_GLTF_EXT_VARIANTS "KHR_materials_variants"
 /* KHR_texture_transform: read on every texture reference (rill_gltf_texref). */
 #define RILL_GLTF_EXT_TEXTURE_TRANSFORM "KHR_texture_transform"
 /* The name of Rill's edge-buffer primitive extension. */
@@ -243,6 +246,11 @@ typedef struct rill_gltf_primitive {
     uint32_t edge_index_count; /* a multiple of 2; 0 = no edge buffer */
     uint32_t *edge_indices;    /* line list into this primitive's vertices */
     int32_t material;          /* -1 = default material */
+    /* KHR_materials_variants: the material this primitive draws with in each of the model's
+     * variant_count variants (-1 = the default material), the primitive's `material` where the
+     * file maps none; NULL when the file maps no variant on this primitive (then `material` in
+     * every variant). See rill_gltf_primitive_variant_material. */
+    int32_t *variant_materials;
     float bounds_min[3];
     float bounds_max[3];
 } rill_gltf_primitive;
@@ -426,7 +434,14 @@ typedef struct rill_gltf_model {
     uint32_t skin_count;
     rill_gltf_skin *skins;
     uint32_t skipped_primitives; /* points/lines primitives the reader left out */
+    /* KHR_materials_variants: the names of the file's material variants (each non-NULL; names
+     * may repeat, rill_gltf_model_find_variant finds the first), at most RILL_GLTF_MAX_VARIANTS. */
+    uint32_t variant_count;
+    char **variant_names;
 } rill_gltf_model;
+
+/* The most material variants a model may have (the reader refuses more). */
+#define RILL_GLTF_MAX_VARIANTS 1024u
 
 /* >>read -------------------------------------------------------------------------------------- */
 
@@ -477,6 +492,14 @@ void rill_gltf_model_free(rill_gltf_model *model);
 
 /* Total triangle count over every primitive of every mesh. */
 uint64_t rill_gltf_model_triangle_count(const rill_gltf_model *model);
+/* The index of the model's first material variant named `name` (KHR_materials_variants), or -1
+ * when it has none of that name (a NULL or empty name: -1). */
+int32_t rill_gltf_model_find_variant(const rill_gltf_model *model, const char *name);
+/* The material primitive `prim` of `model` draws with in variant `variant`: 0 = no variant (the
+ * primitive's own material), k = the model's variant k - 1. The primitive's own material for a
+ * variant the model does not have or the primitive does not map. -1 = the default material. */
+int32_t rill_gltf_primitive_variant_material(const rill_gltf_model *model,
+                                             const rill_gltf_primitive *prim, uint32_t variant);
 
 /* Evaluates sampler s at time t (seconds; clamped to the first and last key) into out[0..comps):
  * STEP holds the previous key, LINEAR interpolates (a rotation, `rotation` true, by the shortest

@@ -4,12 +4,17 @@
  * it extracts a frame, one upload per asset.
  *
  * ON THE COMPONENTS (rill_scene_model_register)
- *   "Model" { path: asset_path }: a glTF model (.glb/.gltf) drawn at this entity. The model
- *     system (rill_scene_models below; rill_app_enable_models drives it in an app) loads the file
- *     through the asset server and spawns its node tree under the entity.
- *   "ModelMesh" { asset: u32, mesh: u32, primitive: u32 } (runtime only, not saved): one glTF
- *     primitive to draw: the asset handle id of the loaded glTF model, the mesh index in it and
- *     the primitive index in that mesh; the material is the primitive's own.
+ *   "Model" { path: asset_path, variant: string }: a glTF model (.glb/.gltf) drawn at this
+ *     entity. The model system (rill_scene_models below; rill_app_enable_models drives it in an
+ *     app) loads the file through the asset server and spawns its node tree under the entity.
+ *     variant names one of the file's KHR_materials_variants (empty: the default materials); the
+ *     model system applies it to the spawned tree, and again whenever it changes (write Model
+ *     with rill_world_add), so a variant switches at runtime without a respawn.
+ *   "ModelMesh" { asset: u32, mesh: u32, primitive: u32, variant: u32 } (runtime only, not
+ *     saved): one glTF primitive to draw: the asset handle id of the loaded glTF model, the mesh
+ *     index in it and the primitive index in that mesh; the material is the primitive's own in
+ *     material variant `variant` (0: none, the primitive's material; k: the file's variant k - 1,
+ *     rill_gltf_primitive_variant_material).
  *   "RenderMode" { mode: enum normal|hidden|wireframe|ghost, ghost_opacity: f32 = 0.5 }: how the
  *     entity's own mesh draws (no component = normal). It applies to the entity only, not to its
  *     children (rill_scene_model_set_mode sets a whole spawned tree). Scene channels produce it.
@@ -61,11 +66,13 @@ typedef enum rill_render_mode {
 } rill_render_mode;
 
 typedef struct rill_model_ref {
-    const char *path; /* interned asset path, NULL = none */
+    const char *path;    /* interned asset path, NULL = none */
+    const char *variant; /* interned material variant name, NULL or "" = the default */
 } rill_model_ref;
 typedef struct rill_model_mesh {
     uint32_t asset; /* rill_asset.id of the glTF model */
     uint32_t mesh, primitive;
+    uint32_t variant; /* 0 = the primitive's material, k = the file's material variant k - 1 */
 } rill_model_mesh;
 typedef struct rill_render_mode_component {
     rill_render_mode mode;
@@ -179,6 +186,12 @@ rill_result rill_scene_model_spawn(rill_world *world, const rill_model_component
  * included). Returns how many entities it set. */
 uint32_t rill_scene_model_set_mode(rill_world *world, const rill_model_components *comps,
                                    rill_entity root, rill_render_mode mode, float ghost_opacity);
+/* Sets ModelMesh.variant = variant (0: the default materials, k: the file's material variant
+ * k - 1) on every ModelMesh entity in the subtree of root (root included) whose variant differs,
+ * through rill_world_add so observers (static batching) see the new material. Returns how many
+ * entities it changed. */
+uint32_t rill_scene_model_set_variant(rill_world *world, const rill_model_components *comps,
+                                      rill_entity root, uint32_t variant);
 /* Shows the subtree of root with a LOD crossfade: RenderMode { normal, lod_fade } on every
  * ModelMesh entity (lod_fade 0 = drawn whole, as rill_scene_model_set_mode normal). Returns how
  * many entities it set. */
