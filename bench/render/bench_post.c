@@ -7,7 +7,8 @@
  *   color_grading      the HDR part (white balance, contrast, saturation) alone, the .cube part
  *                      alone (a 33^3 table), both
  *   forward_decal      100 decal boxes (10 x 10 over the grid, 1.2 m each): colour only, and with
- *                      albedo, normal and roughness maps (64 x 64 PNGs); one tiled pass each
+ *                      albedo, normal and roughness maps (64 x 64 PNGs); one tiled pass each;
+ *                      colour only again with the tiles' depth test off (the cost it saves)
  * Each line gives the effect's passes and GPU time (registry pass timings, mean after warm-up) and
  * the frame's GPU time. Figures quote the machine (docs/benchmarks.md).
  *
@@ -25,6 +26,7 @@
 
 #include "bench_cubes.h"
 #include "bench_renderer.h"
+#include "post_internal.h" /* rill__post_decal_depth_cull */
 
 #define WARMUP 5
 
@@ -156,6 +158,9 @@ static void bench_decals(bench *b, rill_vfs *vfs, const char *dir) {
     b->decals = d;
     b->decal_count = 100;
     report(b, "forward_decal", "100_boxes", measure(b, NULL, 0, ids));
+    rill__post_decal_depth_cull(b->r, false);
+    report(b, "forward_decal", "100_boxes_no_depth_cull", measure(b, NULL, 0, ids));
+    rill__post_decal_depth_cull(b->r, true);
     write_decal_map(dir, "ring.png", 0);
     write_decal_map(dir, "ring_n.png", 1);
     write_decal_map(dir, "ring_rough.png", 2);

@@ -3,10 +3,11 @@
  * effect (GI phase, order 10: after the prepass, before lighting) culls a camera's decals against
  * its view, resolves their maps (post_decal_maps.c) and, when it records, bins them into 16 x 16
  * pixel tiles (one bit per decal per tile) so that one compute dispatch (decal.comp) walks, per
- * tile, only the decals whose projected box touches it. It writes three images the lit pass reads
- * (premultiplied, coverage last): albedo, world normal and roughness; opaque surfaces mix theirs
- * with them before lighting. Without decals there is no pass and the lit passes read a 1x1 image
- * of zeros. */
+ * tile, only the decals whose projected box touches it and whose depth range (the box's NDC z,
+ * found here) meets the tile's surfaces' (min/max prepass depth, found by the tile). It writes
+ * three images the lit pass reads (premultiplied, coverage last): albedo, world normal and
+ * roughness; opaque surfaces mix theirs with them before lighting. Without decals there is no pass
+ * and the lit passes read a 1x1 image of zeros. */
 #include "post_internal.h"
 
 #include "rill/channels.h"
@@ -22,6 +23,7 @@
 typedef struct decal_push {
     uint32_t size[2], tiles_x, words;
     float world_from_clip[16];
+    uint32_t depth_cull; /* 1: tiles drop decals outside their depth range */
 } decal_push;
 
 /* One decal as decal.comp reads it (std430). */
@@ -30,7 +32,7 @@ typedef struct gpu_decal {
     float color[4];
     float axis_y[4];  /* w: cos of angle_fade_start */
     float axis_x[4];  /* w: cos of angle_fade_end */
-    float params[4];  /* normal strength, roughness strength */
+    float params[4];  /* normal strength, roughness strength, the box's NDC depth min, max */
     uint32_t maps[4]; /* albedo, normal, roughness: map binding + 1 (0 = none) */
 } gpu_decal;
 
@@ -121,15 +123,18 @@ static bool axis_of(mat4 m, int c, float out[4]) {
     return len > 0.0f && isfinite(len);
 }
 
-/* The box's rectangle on screen (NDC x0, y0, x1, y1) through vp; false when the whole box lies
- * outside one clip plane (culled). A box crossing the camera plane covers the whole screen. */
-static bool screen_rect(mat4 box, const float vp[16], float out[4]) {
+/* The box's rectangle on screen (NDC x0, y0, x1, y1) through vp, and its depth range (NDC z min,
+ * max, widened a little for rounding); false when the whole box lies outside one clip plane
+ * (culled). A box crossing the camera plane covers the whole screen and starts at depth 0. Depth
+ * grows with distance in front of the camera, so the box's farthest point is a corner. */
+static bool screen_rect(mat4 box, const float vp[16], float out[4], float z[2]) {
     mat4 m, clip_from_box;
     memcpy(m, vp, sizeof(m));
     glm_mat4_mul(m, box, clip_from_box);
     uint32_t outside[6] = {0};
     bool behind = false;
     out[0] = out[1] = 1.0f, out[2] = out[3] = -1.0f;
+    z[0] = 1.0f, z[1] = 0.0f;
     for (int c = 0; c < 8; c++) {
         vec4 corner = {c & 1 ? 0.5f : -0.5f, c & 2 ? 0.5f : -0.5f, c & 4 ? 0.5f : -0.5f, 1}, cl;
         glm_mat4_mulv(clip_from_box, corner, cl);
@@ -141,6 +146,7 @@ static bool screen_rect(mat4 box, const float vp[16], float out[4]) {
             continue;
         }
         float x = cl[0] / cl[3], y = cl[1] / cl[3];
+        z[0] = fminf(z[0], cl[2] / cl[3]), z[1] = fmaxf(z[1], cl[2] / cl[3]);
         out[0] = fminf(out[0], x), out[1] = fminf(out[1], y);
         out[2] = fmaxf(out[2], x), out[3] = fmaxf(out[3], y);
     }
@@ -151,7 +157,9 @@ static bool screen_rect(mat4 box, const float vp[16], float out[4]) {
     }
     if (behind) {
         out[0] = out[1] = -1.0f, out[2] = out[3] = 1.0f;
+        z[0] = 0.0f;
     }
+    z[0] = fmaxf(z[0] - 1e-5f, 0.0f), z[1] = fminf(z[1] + 1e-5f, 1.0f);
     for (int k = 0; k < 4; k++) {
         out[k] = fminf(fmaxf(out[k], -1.0f), 1.0f);
     }
@@ -208,7 +216,7 @@ static bool decal_constants(rill_renderer *r, decal_frame *df, const rill_render
         }
         return false;
     }
-    if (!screen_rect(box, vp, rect)) {
+    if (!screen_rect(box, vp, rect, &out->params[2])) {
         return false;
     }
     memcpy(out->box_from_world, inv_box, sizeof(inv_box));
@@ -223,7 +231,6 @@ static bool decal_constants(rill_renderer *r, decal_frame *df, const rill_render
     out->axis_x[3] = cosf(end * DEG);
     out->params[0] = clamp01(d->normal_strength);
     out->params[1] = clamp01(d->roughness_strength);
-    out->params[2] = out->params[3] = 0.0f;
     out->maps[0] = map_slot(r, df, d->albedo, true);
     out->maps[1] = map_slot(r, df, d->normal, false);
     out->maps[2] = map_slot(r, df, d->roughness, false);
@@ -264,6 +271,7 @@ static void exec_decals(rill_rg_ctx *ctx, void *user) {
     push.tiles_x = (d->width + TILE - 1) / TILE;
     uint32_t tiles_y = (d->height + TILE - 1) / TILE;
     push.words = (df->count + 31u) / 32u;
+    push.depth_cull = r->post->decal_depth_cull_off ? 0u : 1u;
     memcpy(push.world_from_clip, df->world_from_clip, sizeof(push.world_from_clip));
     /* the decals and the tiles' bits, in this frame's arena */
     uint64_t decal_bytes = (uint64_t)df->count * sizeof(gpu_decal);
@@ -367,6 +375,10 @@ static rill_result add_decals(rill_render_effect_ctx *ctx, rill_error *err) {
         vs->res.decal[i] = df->out[i];
     }
     return RILL_OK;
+}
+
+void rill__post_decal_depth_cull(rill_renderer *r, bool on) {
+    r->post->decal_depth_cull_off = !on;
 }
 
 rill_result rill__post_register_decals(rill_renderer *r, rill_error *err) {

@@ -74,9 +74,10 @@ typedef struct rill__post {
     rill__buf *no_decal_buf;    /* zeros: the decal pass's buffers when the frame arena is full */
     struct decal_frame *decals; /* post_decal.c: this frame's decal pass, per view */
     rill__post_decal_map maps[POST_MAX_DECAL_MAPS];
-    bool warned_decals;      /* a decal with a non-finite or flat box */
-    bool warned_many_decals; /* more than RILL_RENDER_MAX_DECALS in a frame */
-    bool warned_many_maps;   /* more than RILL_RENDER_MAX_DECAL_MAPS for one camera */
+    bool warned_decals;        /* a decal with a non-finite or flat box */
+    bool warned_many_decals;   /* more than RILL_RENDER_MAX_DECALS in a frame */
+    bool warned_many_maps;     /* more than RILL_RENDER_MAX_DECAL_MAPS for one camera */
+    bool decal_depth_cull_off; /* tiles keep decals outside their depth range (tests, bench) */
 } rill__post;
 
 /* post.c: creates the pipelines and registers the effects (from rill__effects_create); frees. */
@@ -113,6 +114,9 @@ bool rill__post_extract_decals(rill_world *w, rill_render_extract_buf *buf,
                                rill_render_snapshot *out);
 rill_result rill__post_register_decals(rill_renderer *r, rill_error *err);
 rill__img *rill__post_no_decal(const rill_renderer *r);
+/* Whether the decal pass's tiles drop the decals outside their depth range (on by default; off
+ * only to compare pictures and timings in tests and bench_post). */
+void rill__post_decal_depth_cull(rill_renderer *r, bool on);
 /* post_decal_maps.c: the GPU image of the decal map at path (srgb: a colour map), loaded the first
  * time; NULL for no path, a map that failed (warned once) or one not uploaded yet. */
 rill__img *rill__post_decal_map_img(rill_renderer *r, const char *path, bool srgb);

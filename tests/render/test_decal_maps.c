@@ -5,7 +5,9 @@
  * highlight inside the box; a missing map is warned about by name and the decal draws its colour as
  * if it had none; a NaN box is skipped with a warning while the other decals still draw; many
  * decals over the floor (binned into tiles) paint only inside their boxes; a decal entity in a
- * hidden channel is not extracted, one in a ghost channel is. */
+ * hidden channel is not extracted, one in a ghost channel is; the tiles' depth test (a tile drops
+ * the decals whose box's depth range misses its surfaces') leaves the picture as it was without
+ * it, on a scene of near and far surfaces sharing tiles. */
 #include "rill_test.h"
 
 #include "rill/asset.h"
@@ -20,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "post_internal.h" /* rill__post_decal_depth_cull */
 #include "render_test.h"
 
 #include <cglm/clipspace/persp_rh_zo.h>
@@ -31,7 +34,7 @@ typedef struct scene {
     rill_renderer *r;
     rill_mesh cube;
     rill_material floor;
-    rill_render_instance inst[1];
+    rill_render_instance inst[3];
     rill_render_snapshot s;
     rill_vfs *vfs;
     char dir[512];
@@ -348,6 +351,53 @@ static void test_many_decals_binned(void **state) {
     scene_close(&sc);
 }
 
+/* Pillars standing on the floor (near surfaces in tiles with far floor), decals of several heights
+ * over floor and pillar tops, a far one whose screen rectangle meets the pillars' tiles, and a box
+ * the camera stands in (its depth range starts at 0): with the tiles' depth test on, the picture is
+ * the one drawn with it off, pixel for pixel, and the decals paint. */
+static void test_depth_cull_keeps_picture(void **state) {
+    (void)state;
+    scene sc;
+    if (!scene_open(&sc, "decal_depth_cull")) {
+        skip();
+    }
+    render_test_place(&sc.inst[1], 2, sc.cube, sc.floor, (float[3]){0.8f, -0.4f, 0.6f}, 1.0f, 0.4f);
+    sc.inst[1].transform[0] = 0.6f, sc.inst[1].transform[10] = 0.6f, sc.inst[1].transform[5] = 1.2f;
+    render_test_place(&sc.inst[2], 3, sc.cube, sc.floor, (float[3]){-1.2f, -0.7f, 1.4f}, 0.6f, 0);
+    sc.s.instance_count = 3;
+    static uint8_t base[W * H * 4], off[W * H * 4];
+    scene_render(&sc, NULL, 0, 2);
+    memcpy(base, sc.px, sizeof(base));
+    enum { N = 7 };
+    rill_render_decal d[N] = {
+        box_decal(0.8f, 0.6f, 1.4f, 1.4f),   box_decal(-1.2f, 1.4f, 0.9f, 0.9f),
+        box_decal(0.6f, -2.5f, 1.5f, 1.0f),  box_decal(-0.5f, 0.0f, 0.8f, 3.0f),
+        box_decal(1.8f, -0.5f, 0.5f, 0.5f),  box_decal(0.0f, 0.0f, 0.4f, 0.4f),
+        box_decal(0.0f, 3.0f, 12.0f, 12.0f),
+    };
+    float heights[N] = {0.5f, 3.0f, 1.0f, 0.4f, 2.0f, 0.1f, 12.0f};
+    for (int i = 0; i < N; i++) {
+        float *m = d[i].world_from_box;
+        m[5] = heights[i], m[13] = -1.0f + (i == 1 ? 0.2f : 0.0f) + (i == 6 ? 4.0f : 0.0f);
+        float c[4] = {0.2f + 0.1f * (float)i, 0.9f - 0.1f * (float)i, 0.5f, i == 6 ? 0.15f : 0.7f};
+        memcpy(d[i].base_color, c, sizeof(c));
+    }
+    rill__post_decal_depth_cull(sc.r, false);
+    scene_render(&sc, d, N, 2);
+    memcpy(off, sc.px, sizeof(off));
+    rill__post_decal_depth_cull(sc.r, true);
+    scene_render(&sc, d, N, 2);
+    int painted = 0, differ = 0;
+    for (int i = 0; i < W * H; i++) {
+        painted += memcmp(base + i * 4, off + i * 4, 3) != 0;
+        differ += memcmp(sc.px + i * 4, off + i * 4, 3) != 0;
+    }
+    print_message("depth test: %d pixels painted, %d differ with the test on\n", painted, differ);
+    assert_true(painted > W * H / 2);
+    assert_int_equal(differ, 0);
+    scene_close(&sc);
+}
+
 /* The decal entity's channels: hidden leaves it out of the snapshot, ghost keeps it. */
 static void test_decal_channels(void **state) {
     (void)state;
@@ -398,7 +448,7 @@ int main(void) {
         cmocka_unit_test(test_albedo_map),     cmocka_unit_test(test_normal_map),
         cmocka_unit_test(test_roughness_map),  cmocka_unit_test(test_missing_map_and_nan_box),
         cmocka_unit_test(test_angle_fade),     cmocka_unit_test(test_many_decals_binned),
-        cmocka_unit_test(test_decal_channels),
+        cmocka_unit_test(test_decal_channels), cmocka_unit_test(test_depth_cull_keeps_picture),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,9 @@
 #version 450
 // decal.comp: every ForwardDecal of a view in one pass over the 3D image (post_decal.c). The CPU
 // culls the decals against the view and bins them into 16 x 16 pixel tiles (one bit per decal);
-// each workgroup is one tile and walks only its tile's decals, in order. A pixel's surface (prepass
+// each workgroup is one tile. The tile first finds its surfaces' depth range (min/max prepass
+// depth, sky left out) and drops from its list the decals whose box's depth range (NDC z, from the
+// CPU) misses it, then each pixel walks only the decals left, in order. A pixel's surface (prepass
 // depth through the inverse view-projection) is taken into each box's space; inside the unit box,
 // facing the box's +Y within the angle fade, the decal's albedo, normal and roughness are laid over
 // what earlier decals left (premultiplied, coverage in the last channel). The lit pass mixes the
@@ -13,7 +15,7 @@ struct Decal {
     vec4 color;  // linear rgb, opacity
     vec4 axis_y; // the box's +Y in world space (xyz), cosine of angle_fade_start (w)
     vec4 axis_x; // the box's +X in world space (xyz), cosine of angle_fade_end (w)
-    vec4 params; // x normal strength, y roughness strength
+    vec4 params; // x normal strength, y roughness strength, zw the box's depth range (NDC z)
     uvec4 maps;  // x albedo, y normal, z roughness: map binding + 1 (0 = none)
 };
 
@@ -38,7 +40,12 @@ layout(push_constant) uniform Push {
     uint tiles_x; // tiles across the image
     uint words;   // 32-bit words of decal bits per tile
     mat4 world_from_clip;
+    uint depth_cull; // 1: drop a tile's decals outside its depth range (0: a debug switch)
 } pc;
+
+#define MAX_WORDS 8u // RILL_RENDER_MAX_DECALS / 32
+shared uint tile_zmin, tile_zmax; // the tile's surface depths as float bits (>= 0: order kept)
+shared uint tile_list[MAX_WORDS]; // the tile's decal bits after the depth test
 
 // Map i with explicit gradients (compute has no derivatives); the binding is picked by a switch
 // because the maps are separate bindings.
@@ -69,13 +76,46 @@ vec3 on_plane(vec2 ndc, float d, vec3 pos, vec3 n) {
     return o + (a - o) * t;
 }
 
+// The tile's decal bits, less those whose box's depth range misses [zlo, zhi] (one invocation a
+// word).
+void cull_tile_words(uint word, float zlo, float zhi) {
+    uint base = (gl_WorkGroupID.y * pc.tiles_x + gl_WorkGroupID.x) * pc.words;
+    uint bits = tile_bits[base + word], keep = bits;
+    while (pc.depth_cull != 0u && bits != 0u) {
+        int b = findLSB(bits);
+        bits &= bits - 1u;
+        vec2 z = decals[word * 32u + uint(b)].params.zw;
+        if (z.y < zlo || z.x > zhi)
+            keep &= ~(1u << uint(b));
+    }
+    tile_list[word] = keep;
+}
+
 void main() {
     ivec2 p = ivec2(gl_GlobalInvocationID.xy);
-    if (p.x >= int(pc.size.x) || p.y >= int(pc.size.y))
+    bool inside = p.x < int(pc.size.x) && p.y < int(pc.size.y);
+    uint li = gl_LocalInvocationIndex;
+    if (li == 0u) {
+        tile_zmin = floatBitsToUint(1.0);
+        tile_zmax = 0u;
+    }
+    memoryBarrierShared();
+    barrier();
+    float d = inside ? texelFetch(depth, p, 0).r : 1.0;
+    if (d < 1.0) {
+        atomicMin(tile_zmin, floatBitsToUint(max(d, 0.0)));
+        atomicMax(tile_zmax, floatBitsToUint(max(d, 0.0)));
+    }
+    memoryBarrierShared();
+    barrier();
+    if (li < min(pc.words, MAX_WORDS))
+        cull_tile_words(li, uintBitsToFloat(tile_zmin), uintBitsToFloat(tile_zmax));
+    memoryBarrierShared();
+    barrier();
+    if (!inside)
         return;
     vec4 acc_a = vec4(0.0), acc_n = vec4(0.0);
     vec2 acc_r = vec2(0.0);
-    float d = texelFetch(depth, p, 0).r;
     if (d < 1.0) {
         vec2 px = 2.0 / vec2(pc.size);
         vec2 ndc = vec2((float(p.x) + 0.5) * px.x - 1.0, 1.0 - (float(p.y) + 0.5) * px.y);
@@ -83,9 +123,8 @@ void main() {
         vec3 n = normalize(texelFetch(normals, p, 0).xyz);
         vec3 pos_x = on_plane(ndc + vec2(px.x, 0.0), d, pos, n);
         vec3 pos_y = on_plane(ndc - vec2(0.0, px.y), d, pos, n);
-        uint base = (gl_WorkGroupID.y * pc.tiles_x + gl_WorkGroupID.x) * pc.words;
-        for (uint w = 0u; w < pc.words; w++) {
-            uint bits = tile_bits[base + w];
+        for (uint w = 0u; w < min(pc.words, MAX_WORDS); w++) {
+            uint bits = tile_list[w];
             while (bits != 0u) {
                 int b = findLSB(bits);
                 bits &= bits - 1u;
