@@ -138,6 +138,7 @@ typedef struct rill__gpu_cull_stats {
     /* Snapshot positions the last scan resolved one by one (new ids, repeated ids, changed
      * meshes or materials); the others were matched in the scan's jobs. */
     uint32_t resolved;
+    uint32_t spawned; /* new ids the last scan took into the table (at most GC_NEW_PER_FRAME) */
     uint32_t runs_mat, runs_shape, runs_geo; /* per list */
     uint64_t arena_bytes;
     uint32_t arena_meshes;

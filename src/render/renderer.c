@@ -503,6 +503,10 @@ void rill__renderer_fill_stats(const rill_renderer *r, rill_render_stats *out) {
     out->instances_submitted = r->instances_submitted;
     out->instances_visible = r->instances_visible;
     out->instances_occluded = r->instances_occluded;
+    rill__gpu_cull_stats gc;
+    rill__gpu_cull_info(r, &gc);
+    out->gpu_cull_resident = gc.active ? gc.resident : 0u;
+    out->gpu_cull_spawned = gc.active ? gc.spawned : 0u;
     out->draw_calls = r->draw_calls;
     out->wire_edge_draws = r->edge_draws;
     out->wire_fill_draws = r->fill_wire_draws;

@@ -457,6 +457,42 @@ static void test_shift_resolves_only_new(void **state) {
     rill_jobs_destroy(jobs);
 }
 
+/* More new instances than the table takes in a frame (GC_NEW_PER_FRAME, 8192): the first frame
+ * takes 8192 and the CPU path draws the rest, the next frames take the others, growing the
+ * resident buffer (a copy of the old one, not every slot spawned again: the deltas are only the
+ * new ones); every frame's picture is the CPU path's. */
+#define BOOT_N 20000u
+static void test_boot_capped_and_growth(void **state) {
+    (void)state;
+    side a, b;
+    side_create(&a, false, NULL);
+    side_create(&b, true, NULL);
+    static uint8_t pa[W * H * 4], pb[W * H * 4];
+    static rill_render_instance ia[BOOT_N], ib[BOOT_N];
+    for (uint32_t k = 0; k < BOOT_N; k++) {
+        float pos[3] = {(float)(k % 200u) * 0.04f - 4.0f, (float)(k / 200u) * 0.04f - 1.5f, 0};
+        render_test_place(&ia[k], k + 1u, a.cube, a.opaque, pos, 0.02f, 0.3f);
+        render_test_place(&ib[k], k + 1u, b.cube, b.opaque, pos, 0.02f, 0.3f);
+    }
+    const uint32_t resident[4] = {8192u, 16384u, BOOT_N, BOOT_N};
+    const uint32_t deltas[4] = {8192u, 8192u, BOOT_N - 16384u, 0u};
+    for (uint32_t frame = 0; frame < 4; frame++) {
+        draw_few(&a, ia, BOOT_N, pa);
+        draw_few(&b, ib, BOOT_N, pb);
+        assert_memory_equal(pa, pb, sizeof(pa));
+        rill__gpu_cull_stats st;
+        rill__gpu_cull_info(b.r, &st);
+        assert_int_equal(st.resident, resident[frame]);
+        assert_int_equal(st.spawned, frame < 3 ? deltas[frame] : 0u);
+        assert_int_equal(st.deltas, deltas[frame]);
+        rill_render_stats rs;
+        rill_renderer_stats(b.r, &rs);
+        assert_int_equal(rs.gpu_cull_resident, resident[frame]);
+    }
+    render_test_destroy_clean(a.r, false);
+    render_test_destroy_clean(b.r, false);
+}
+
 /* A quad facing +z with red vertex colours: a mesh with extras, which keeps its own buffers. */
 static rill_mesh colored_quad(rill_renderer *r) {
     static const rill_vertex v[4] = {{{-0.5f, -0.5f, 0}, {0, 0, 1}, {0, 0}, {1, 0, 0, 1}},
@@ -662,6 +698,7 @@ int main(void) {
         cmocka_unit_test(test_gpu_cull_matches_cpu),
         cmocka_unit_test(test_repeated_id_comes_back),
         cmocka_unit_test(test_shift_resolves_only_new),
+        cmocka_unit_test(test_boot_capped_and_growth),
         cmocka_unit_test(test_meshes_share_runs),
         cmocka_unit_test(test_occlusion_wall),
     };

@@ -41,6 +41,10 @@ typedef struct rill_render_stats {
      * was drawn (not counted in instances_visible); read, as GPU culling's visible count, when the
      * frame's slot comes around. */
     uint32_t instances_occluded;
+    /* GPU culling (RILL_RENDER_DEBUG_GPU_CULL): instances resident in its table after the last
+     * frame, and those the frame took into it (at most 8192 a frame: new instances past that
+     * draw on the CPU path until a later frame takes them). 0 without. */
+    uint32_t gpu_cull_resident, gpu_cull_spawned;
     uint32_t light_cluster_refs;  /* (cluster, light) pairs in the last frame's light grid */
     uint32_t validation_messages; /* validation warnings + errors since creation */
     uint64_t uploaded_bytes_last_frame;
