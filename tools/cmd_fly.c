@@ -350,6 +350,8 @@ static void fly_row_finish(fly_run *run, const rill_render_stats *rs) {
     }
     if (rendered) {
         row->fc.draws = rs->draw_calls;
+        run->gi_tier = rs->gi_tier;
+        memcpy(run->gi_hwrt_why, rs->gi_hwrt_why, sizeof(run->gi_hwrt_why));
     }
     if (row->f < run->o.frames) {
         fly_write_frame_keys(run->jsonl, row, fr, gpu_ms, rs);

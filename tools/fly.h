@@ -137,6 +137,10 @@ typedef struct fly_run {
     bool threaded;         /* the renderer records on a render thread */
     rill_entity extra_cams[FLY_MAX_CAMERAS - 1]; /* --cameras: the views beside the path camera */
     char path[1200];
+    /* The GI tier the last rendered frame ran (rill_render_stats.gi_tier) and, where quality
+     * Hwrt fell back to SdfHigh, why (summary.json's gi_tier / gi_hwrt_fallback) */
+    uint32_t gi_tier;
+    char gi_hwrt_why[128];
 } fly_run;
 
 /* >>path (fly_path.c) */

@@ -52,6 +52,25 @@ static void jw_u32s(jw *w, const char *k, const uint32_t *v, uint32_t n) {
     }
     fputc(']', w->f);
 }
+/* A string value (engine-made text: quotes, backslashes and control characters escaped). */
+static void jw_str(jw *w, const char *k, const char *v) {
+    jw_key(w, k);
+    fputc('"', w->f);
+    for (const char *c = v; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            fprintf(w->f, "\\%c", *c);
+        else if ((unsigned char)*c < 0x20)
+            fprintf(w->f, "\\u%04x", (unsigned)(unsigned char)*c);
+        else
+            fputc(*c, w->f);
+    }
+    fputc('"', w->f);
+}
+/* rill_render_stats.gi_tier (a rill_gi_quality) by name; "Off" without a GI pass. */
+static const char *fly_gi_tier_name(uint32_t tier) {
+    static const char *const names[] = {"Off", "ScreenSpace", "SdfLow", "SdfHigh", "Hwrt"};
+    return tier < RILL_COUNTOF(names) ? names[tier] : "?";
+}
 /* The renderer's GPU time per graph pass of the newest finished frame, as {"name": ms, ...}. */
 static void jw_passes(jw *w, const char *k, const rill_render_stats *rs) {
     jw_key(w, k);
@@ -164,6 +183,7 @@ static void write_frame_keys(jw *w, const fly_row *row, const fly_frame *fr, dou
     jw_u64(w, "instances_occluded", rs->instances_occluded); /* GPU culling's occlusion */
     jw_f64(w, "gi_ms", rs->gi_ms);                           /* GPU time of the GI passes */
     jw_f64(w, "gi_voxelize_ms", rs->gi_voxelize_ms);         /* CPU voxelization (voxel tiers) */
+    jw_str(w, "gi_tier", fly_gi_tier_name(rs->gi_tier));     /* the tier that ran */
     jw_passes(w, "gpu_passes", rs);
     jw_f64(w, "ssr_ms", rs->ssr_gpu_ms); /* screen-space reflections' passes */
     jw_systems(w, "systems", row->sys, row->nsys, false);
@@ -594,6 +614,9 @@ int fly_finish(fly_run *run, uint64_t n, uint64_t end) {
         jw_f64(&w, "texture_full_latency_ms_max", tx.full_latency_ms_max);
         jw_f64(&w, "texture_full_latency_ms_mean", tx.full_latency_ms_mean);
         write_memory(&w, run->frames, n, end);
+        /* the GI tier the last frame ran, and why quality Hwrt ran SdfHigh ("" when it did not) */
+        jw_str(&w, "gi_tier", fly_gi_tier_name(run->gi_tier));
+        jw_str(&w, "gi_hwrt_fallback", run->gi_hwrt_why);
         jw_end(&w);
         fclose(f);
     }
@@ -612,6 +635,12 @@ int fly_finish(fly_run *run, uint64_t n, uint64_t end) {
            (unsigned long long)n, main_max, p99, stream_max, (unsigned long long)ent_max,
            (unsigned long long)world, n ? tri / (double)n : 0.0, n ? tri_full / (double)n : 0.0,
            (double)tex_max / 1e6, (double)tex_full_max / 1e6, run->o.out);
+    if (run->gi_hwrt_why[0]) {
+        printf("fly: GI quality Hwrt ran %s: %s\n", fly_gi_tier_name(run->gi_tier),
+               run->gi_hwrt_why);
+    } else if (run->gi_tier) {
+        printf("fly: GI tier %s\n", fly_gi_tier_name(run->gi_tier));
+    }
     free(inst);
     return ok ? 0 : 1;
 }

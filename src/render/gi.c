@@ -19,10 +19,12 @@
  * frame, like TAA's; it restarts on a camera cut (projection change, a turn over 45 degrees in a
  * frame) and after a frame without GI, and is freed once GI has been off for 60 frames. */
 #include "frame.h"
+#include "gi_hwrt.h"
 #include "gi_internal.h"
 #include "gi_voxel.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define GI_CURRENT_WEIGHT 0.1f /* share of the current frame in each new history */
@@ -133,6 +135,8 @@ static rill__gi *gi_of(const rill_render_effect_ctx *ctx) {
 static bool gi_active(const rill_render_effect_ctx *ctx) {
     rill__gi *gi = gi_of(ctx);
     rill_renderer *r = ctx->renderer;
+    gi->device_name = rill__gpu_get_caps(r->gpu)->device_name;
+    gi->hwrt_why = rill__hwrt_unavailable(r);
     rill__gi_resolve(gi, ctx->view, &gi->cur);
     bool on = gi->cur.on && r->desc.quality == RILL_RENDER_QUALITY_HIGH;
     if (!on && gi->history[0] && r->frame_counter - gi->last_frame > GI_IDLE_FRAMES) {
@@ -388,6 +392,15 @@ void rill__gi_stats(const rill_renderer *r, rill_render_stats *st) {
         const char *n = st->pass_names[i];
         if (n && (strncmp(n, "ssgi", 4) == 0 || strncmp(n, "vxgi", 4) == 0)) {
             st->gi_ms += st->pass_gpu_ms[i];
+        }
+    }
+    st->gi_tier = 0;
+    st->gi_hwrt_why[0] = '\0';
+    const rill__gi *g0 = r->gi;
+    if (g0 && g0->last_frame == r->frame_counter && g0->cur.on) {
+        st->gi_tier = (uint32_t)g0->cur.tier;
+        if (g0->cur.asked == RILL_GI_HWRT && g0->hwrt_why) {
+            snprintf(st->gi_hwrt_why, sizeof(st->gi_hwrt_why), "%s", g0->hwrt_why);
         }
     }
     const rill__vox *vx = r->vox;

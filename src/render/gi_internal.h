@@ -17,7 +17,8 @@ typedef struct rill__gi_resolved {
     uint32_t directions, steps;
     bool temporal;
     bool indirect_only; /* debug IndirectOnly (or VoxelCache on the screen-space tier) */
-    /* what runs: ScreenSpace, SdfLow or SdfHigh (Hwrt runs SdfHigh) */
+    /* what runs: ScreenSpace, SdfLow, SdfHigh or Hwrt (where the device cannot trace rays,
+     * Hwrt runs SdfHigh) */
     rill_gi_quality tier;
     uint32_t cones, cone_steps; /* the voxel tiers' (SdfLow 2 x 12, SdfHigh 4 x 20) */
     bool voxel_cache;           /* debug VoxelCache on a voxel tier */
@@ -46,6 +47,10 @@ typedef struct rill__gi {
     rill_rg_image spec;
     const struct rill__view *view;
     rill__warned warned; /* warnings given once: (entity, field) keys, messages without one */
+    /* Set before resolving (gi_active): NULL when the Hwrt tier can run on this renderer's
+     * device, else why not (it then runs SdfHigh), and the device's name for the log. */
+    const char *hwrt_why;
+    const char *device_name;
 } rill__gi;
 
 /* gi_settings.c: registers GlobalIllumination and ScreenSpaceGi as routed settings types. */

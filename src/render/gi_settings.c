@@ -2,8 +2,8 @@
  * tier / strength / debug view, and ScreenSpaceGi, the screen-space tier's own settings),
  * registered through reflection and routed to cameras like the other settings
  * (settings_route.c), and how a camera's routed copies resolve into what the frame runs: a
- * ScreenSpaceGi on the route wins over GlobalIllumination, Hwrt (not built) runs SdfHigh,
- * hostile values are clamped; each case is logged once. */
+ * ScreenSpaceGi on the route wins over GlobalIllumination, Hwrt runs SdfHigh where the device
+ * cannot trace rays (gi_hwrt.c says why), hostile values are clamped; each case is logged once. */
 #include "gi_internal.h"
 #include "rill/render/effects.h"
 
@@ -32,7 +32,8 @@ static const rill_field gi_fields[] = {
      .enum_items = quality_items,
      .enum_count = 5,
      .doc = "Off, ScreenSpace (default; runs at the High tier), SdfLow (voxel-cone GI, 2 cones x "
-            "12 steps), SdfHigh (4 x 20), Hwrt (not built yet: runs SdfHigh)"},
+            "12 steps), SdfHigh (4 x 20), Hwrt (ray-traced, where the device has ray queries; "
+            "else runs SdfHigh)"},
     {.name = "intensity",
      .type = RILL_FIELD_F32,
      .offset = GI_OFF(intensity),
@@ -173,8 +174,8 @@ static const char *quality_name(rill_gi_quality q) {
 
 /* GlobalIllumination's values into out: its tier (those not built run ScreenSpace) with the
  * screen-space defaults scaled by its intensity. */
-static void resolve_world(const clamp_src *cs, const rill_render_global_illumination *g,
-                          rill__gi_resolved *out) {
+static void resolve_world(const rill__gi *gi, const clamp_src *cs,
+                          const rill_render_global_illumination *g, rill__gi_resolved *out) {
     rill_render_global_illumination d = rill_render_global_illumination_query_defaults();
     rill_gi_quality q = g->quality;
     if ((unsigned)q >= RILL_GI_QUALITY_NUM) {
@@ -196,16 +197,26 @@ static void resolve_world(const clamp_src *cs, const rill_render_global_illumina
     ss.intensity = intensity;
     resolve_ssgi(cs, &ss, out);
     out->asked = q;
-    out->tier = q == RILL_GI_HWRT ? RILL_GI_SDF_HIGH : q;
+    out->tier = q == RILL_GI_HWRT && gi->hwrt_why ? RILL_GI_SDF_HIGH : q;
     bool voxel = out->tier == RILL_GI_SDF_LOW || out->tier == RILL_GI_SDF_HIGH;
     out->cones = out->tier == RILL_GI_SDF_HIGH ? 4u : 2u; /* NOTES §9 */
     out->cone_steps = out->tier == RILL_GI_SDF_HIGH ? 20u : 12u;
     out->voxel_cache = voxel && dbg == RILL_GI_DEBUG_VOXEL_CACHE;
-    out->specular_intensity = voxel ? specular : 0.0f; /* the voxel tiers trace a specular cone */
+    /* the voxel tiers trace a specular cone, Hwrt a specular ray */
+    out->specular_intensity = voxel || out->tier == RILL_GI_HWRT ? specular : 0.0f;
     out->indirect_only = dbg != RILL_GI_DEBUG_NONE && !out->voxel_cache;
     if (q == RILL_GI_HWRT && rill__warned_first(cs->warned, rill_hash64_str(quality_name(q)))) {
-        RILL_LOG_INFO("render", "GlobalIllumination quality Hwrt: hardware ray-traced GI is not "
-                                "built yet; running SdfHigh (voxel-cone GI)");
+        const char *dev = gi->device_name ? gi->device_name : "?";
+        if (gi->hwrt_why) {
+            RILL_LOG_INFO("render",
+                          "GlobalIllumination quality Hwrt: hardware ray tracing is not "
+                          "available on %s (%s); running SdfHigh (voxel-cone GI)",
+                          dev, gi->hwrt_why);
+        } else {
+            RILL_LOG_INFO("render",
+                          "GlobalIllumination quality Hwrt: ray-traced GI with ray queries on %s",
+                          dev);
+        }
     }
     if (dbg == RILL_GI_DEBUG_VOXEL_CACHE && !voxel &&
         rill__warned_first(cs->warned, rill_hash64_str("VoxelCache"))) {
@@ -233,6 +244,6 @@ void rill__gi_resolve(rill__gi *gi, const rill_render_view *v, rill__gi_resolved
         resolve_ssgi(&cs, ss->data, out);
     } else if (wg) {
         clamp_src cs = {&gi->warned, "GlobalIllumination", wg->source};
-        resolve_world(&cs, wg->data, out);
+        resolve_world(gi, &cs, wg->data, out);
     }
 }

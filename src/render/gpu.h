@@ -23,6 +23,8 @@ typedef struct rill__buf rill__buf;
 typedef struct rill__img rill__img;
 typedef struct rill__pipe rill__pipe;
 typedef struct rill__dset rill__dset;
+typedef struct rill__accel rill__accel;
+typedef struct rill__cmd rill__cmd;
 
 /* Formats the renderer uses; mapped to VkFormat inside the backend. The graph's format enum is
  * reused so graph transients and backend images speak the same language. */
@@ -36,6 +38,8 @@ enum {
     RILL__BUF_TRANSFER_SRC = 1u << 4,
     RILL__BUF_TRANSFER_DST = 1u << 5,
     RILL__BUF_INDIRECT = 1u << 6, /* draw parameters (rill__cmd_draw_indexed_indirect) */
+    /* Holds acceleration structures (caps.ray_query): the backend's own use (rill__blas_create). */
+    RILL__BUF_ACCEL_STORAGE = 1u << 7,
 };
 
 enum {
@@ -82,6 +86,13 @@ typedef struct rill__gpu_caps {
      * samples; bit 0 always set). */
     uint32_t msaa_counts;
     bool fragment_stores; /* fragmentStoresAndAtomics (order-independent transparency) */
+    /* Hardware ray tracing for compute shaders (the Hwrt GI tier, gi_hwrt.c): the device offers
+     * VK_KHR_acceleration_structure + VK_KHR_ray_query (+ VK_KHR_deferred_host_operations) with
+     * their features and bufferDeviceAddress, and all were enabled. Optional: never required.
+     * ray_query_note says why not when false (the missing extension or feature, or
+     * RILL_NO_RAY_QUERY=1), empty when true. */
+    bool ray_query;
+    char ray_query_note[128];
 } rill__gpu_caps;
 
 rill_result rill__gpu_create(const rill__gpu_desc *desc, rill__gpu **out, rill_error *err);
@@ -191,6 +202,58 @@ rill__sampler_kind rill__sampler_material(rill__gpu *gpu, const rill__sampler_de
 /* The desc of a material sampler kind (for debug views); false for a built-in or unknown kind. */
 bool rill__sampler_desc_of(const rill__gpu *gpu, rill__sampler_kind kind, rill__sampler_desc *out);
 
+/* >>acceleration structures (caps.ray_query) ----------------------------------------------- */
+
+/* One triangle mesh for a bottom-level structure (BLAS): each vertex is `vertex_stride` bytes of
+ * `vertices` starting with its position (3 floats); the triangles are `index_count` uint32
+ * indices of `indices` from `first_index`, each plus vertex_offset; max_vertex is the largest
+ * vertex (after the offset) they name. Both buffers are mesh buffers (vertex / index / storage
+ * usage), which the backend makes readable by builds when caps.ray_query. */
+typedef struct rill__blas_geom {
+    rill__buf *vertices, *indices;
+    uint32_t vertex_stride, max_vertex;
+    uint32_t first_index, index_count;
+    int32_t vertex_offset;
+} rill__blas_geom;
+
+/* One instance of a top-level structure (TLAS), laid out as VkAccelerationStructureInstanceKHR
+ * (64 bytes): a row-major 3x4 object-to-world transform, the custom index (low 24 bits) and the
+ * visibility mask (high 8), the hit-group offset (24 bits, unused by ray queries) and the flags
+ * (high 8), and the device address of its BLAS (rill__accel_address). */
+typedef struct rill__accel_instance {
+    float transform[12];
+    uint32_t index_mask;
+    uint32_t offset_flags;
+    uint64_t blas;
+} rill__accel_instance;
+
+/* Sizes a structure needs, from the device: the structure itself and its build's scratch. */
+typedef struct rill__accel_sizes {
+    uint64_t structure, scratch;
+} rill__accel_sizes;
+
+/* A BLAS for g's triangles (built by rill__cmd_build_blas with the same counts); its sizes in
+ * out_sizes when not NULL. NULL with err set without caps.ray_query or on a device error. */
+rill__accel *rill__blas_create(rill__gpu *gpu, const rill__blas_geom *g, const char *label,
+                               rill__accel_sizes *out_sizes, rill_error *err);
+/* A TLAS for up to max_instances instances, with its build scratch and host-visible instance
+ * memory for every frame in flight. */
+rill__accel *rill__tlas_create(rill__gpu *gpu, uint32_t max_instances, const char *label,
+                               rill__accel_sizes *out_sizes, rill_error *err);
+/* The structure's device address (what rill__accel_instance.blas holds); 0 for NULL. */
+uint64_t rill__accel_address(const rill__accel *a);
+/* Deferred like buffers: destroyed once every frame that may use it has finished. NULL: no-op. */
+void rill__accel_destroy(rill__gpu *gpu, rill__accel *a);
+/* Records the build of blas from g (the geometry it was created for), after a barrier that makes
+ * every earlier write (uploads, skinning) visible to it; its scratch lives until the frame ends. */
+rill_result rill__cmd_build_blas(rill__cmd *cmd, rill__accel *blas, const rill__blas_geom *g,
+                                 rill_error *err);
+/* Copies `count` instances (at most the TLAS's max_instances) into this frame's instance memory
+ * and records the TLAS build, after a barrier that orders the BLAS builds before it and followed
+ * by one that makes it visible to compute shaders' ray queries. count 0 builds an empty TLAS. */
+void rill__cmd_build_tlas(rill__cmd *cmd, rill__accel *tlas, const rill__accel_instance *inst,
+                          uint32_t count);
+
 /* >>pipelines ------------------------------------------------------------------------------- */
 
 typedef enum rill__bind_kind {
@@ -201,6 +264,7 @@ typedef enum rill__bind_kind {
     RILL__BIND_STORAGE_IMAGE,
     RILL__BIND_SAMPLED_IMAGE, /* image without a sampler (GLSL texture2D), GENERAL layout */
     RILL__BIND_SAMPLER,       /* sampler alone: rill__binding.sampler */
+    RILL__BIND_ACCEL,         /* a top-level acceleration structure: rill__binding.accel */
 } rill__bind_kind;
 
 #define RILL__MAX_SETS 3
@@ -263,6 +327,7 @@ typedef struct rill__binding {
      */
     bool one_level;
     uint32_t level;
+    rill__accel *accel; /* RILL__BIND_ACCEL (caps.ray_query) */
 } rill__binding;
 
 /* A persistent descriptor set (for materials) laid out as `pipe`'s set `set_index`. */
@@ -271,8 +336,6 @@ rill__dset *rill__dset_create(rill__gpu *gpu, const rill__pipe *pipe, uint32_t s
 void rill__dset_destroy(rill__gpu *gpu, rill__dset *set);
 
 /* >>frames ---------------------------------------------------------------------------------- */
-
-typedef struct rill__cmd rill__cmd;
 
 /* Starts a frame: waits until the frame slot is free (its deletion queue is drained then), resets
  * its pools, acquires a swapchain image when windowed, and records pending uploads. */

@@ -36,6 +36,16 @@ typedef struct rill__gpu_backend {
     void *(*buf_map)(rill__buf *buf);
     uint64_t (*buf_size)(const rill__buf *buf);
     void (*buf_destroy)(rill__gpu *gpu, rill__buf *buf);
+    rill__accel *(*blas_create)(rill__gpu *gpu, const rill__blas_geom *g, const char *label,
+                                rill__accel_sizes *out_sizes, rill_error *err);
+    rill__accel *(*tlas_create)(rill__gpu *gpu, uint32_t max_instances, const char *label,
+                                rill__accel_sizes *out_sizes, rill_error *err);
+    uint64_t (*accel_address)(const rill__accel *a);
+    void (*accel_destroy)(rill__gpu *gpu, rill__accel *a);
+    rill_result (*cmd_build_blas)(rill__cmd *cmd, rill__accel *blas, const rill__blas_geom *g,
+                                  rill_error *err);
+    void (*cmd_build_tlas)(rill__cmd *cmd, rill__accel *tlas, const rill__accel_instance *inst,
+                           uint32_t count);
     rill__img *(*img_create)(rill__gpu *gpu, const rill__img_desc *desc, rill_error *err);
     void (*img_destroy)(rill__gpu *gpu, rill__img *img);
     const rill__img_desc *(*img_get_desc)(const rill__img *img);

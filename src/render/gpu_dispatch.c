@@ -75,6 +75,38 @@ void rill__buf_destroy(rill__gpu *gpu, rill__buf *buf) {
     backend_of(gpu)->buf_destroy(gpu, buf);
 }
 
+rill__accel *rill__blas_create(rill__gpu *gpu, const rill__blas_geom *g, const char *label,
+                               rill__accel_sizes *out_sizes, rill_error *err) {
+    return stamp(backend_of(gpu), backend_of(gpu)->blas_create(gpu, g, label, out_sizes, err));
+}
+
+rill__accel *rill__tlas_create(rill__gpu *gpu, uint32_t max_instances, const char *label,
+                               rill__accel_sizes *out_sizes, rill_error *err) {
+    return stamp(backend_of(gpu),
+                 backend_of(gpu)->tlas_create(gpu, max_instances, label, out_sizes, err));
+}
+
+uint64_t rill__accel_address(const rill__accel *a) {
+    if (!a) {
+        return 0;
+    }
+    return backend_of(a)->accel_address(a);
+}
+
+void rill__accel_destroy(rill__gpu *gpu, rill__accel *a) {
+    backend_of(gpu)->accel_destroy(gpu, a);
+}
+
+rill_result rill__cmd_build_blas(rill__cmd *cmd, rill__accel *blas, const rill__blas_geom *g,
+                                 rill_error *err) {
+    return backend_of(cmd)->cmd_build_blas(cmd, blas, g, err);
+}
+
+void rill__cmd_build_tlas(rill__cmd *cmd, rill__accel *tlas, const rill__accel_instance *inst,
+                          uint32_t count) {
+    backend_of(cmd)->cmd_build_tlas(cmd, tlas, inst, count);
+}
+
 rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_error *err) {
     return stamp(backend_of(gpu), backend_of(gpu)->img_create(gpu, desc, err));
 }

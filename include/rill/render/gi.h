@@ -21,7 +21,9 @@
  * builds their mips and traces diffuse cones from each half-resolution pixel (SdfLow 2 cones x 12
  * steps, SdfHigh 4 x 20); what the cones miss is the sky. Accumulated and composited like
  *                  ScreenSpace.
- *     Hwrt         hardware ray tracing is not built: runs SdfHigh and logs so once.
+ *     Hwrt         hardware ray tracing (docs/renderer.md "Hwrt"): where the device offers
+ *                  VK_KHR_acceleration_structure + VK_KHR_ray_query; elsewhere it runs SdfHigh and
+ *                  logs why once (rill_render_stats.gi_tier / gi_hwrt_why say what ran).
  *   `intensity` (0.4) scales the indirect light; `specular_intensity` (1.0) scales, on SdfLow /
  *   SdfHigh, one specular cone traced along the reflection (its aperture from the roughness)
  *   times the surface's Fresnel reflectance, so rough metals reflect bounce colour (ScreenSpace
@@ -47,7 +49,7 @@ typedef enum rill_gi_quality {
     RILL_GI_SCREEN_SPACE, /* the default */
     RILL_GI_SDF_LOW,      /* voxel-cone GI, 2 cones x 12 steps */
     RILL_GI_SDF_HIGH,     /* voxel-cone GI, 4 cones x 20 steps */
-    RILL_GI_HWRT,         /* hardware ray tracing: not built, runs SdfHigh */
+    RILL_GI_HWRT,         /* hardware ray tracing where the device has it, else SdfHigh */
     RILL_GI_QUALITY_NUM,
     RILL_GI_QUALITY_FORCE_U32 = 0x7FFFFFFF
 } rill_gi_quality;

@@ -71,6 +71,11 @@ typedef struct rill_render_stats {
     double gi_ms, gi_voxelize_ms;
     uint64_t gi_voxel_units;
     uint32_t gi_voxels_filled, gi_cascades_resident;
+    /* The GI tier the first camera's last frame ran (rill_gi_quality in rill/render/gi.h: 0 Off
+     * or no GI pass, 1 ScreenSpace, 2 SdfLow, 3 SdfHigh, 4 Hwrt): quality Hwrt reads 3 where the
+     * device cannot trace rays. gi_hwrt_why says why then ("" otherwise). */
+    uint32_t gi_tier;
+    char gi_hwrt_why[128];
     /* Reflection probes (rill/render/reflections.h): probes shading the last frame, cubes baked
      * since creation, sources that could not be used; and the last frame's GPU time of the
      * screen-space reflections' passes (ssr_*) and of probe bakes (probe.*), ms. */

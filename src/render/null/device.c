@@ -41,6 +41,9 @@ static void fill_caps(rill__gpu_caps *caps) {
     caps->timestamp_period_ns = 1.0f;
     caps->msaa_counts = 0xFu; /* 1, 2, 4 and 8 samples */
     caps->fragment_stores = true;
+    caps->ray_query = false; /* no acceleration structures: the Hwrt GI tier falls back */
+    snprintf(caps->ray_query_note, sizeof(caps->ray_query_note),
+             "the null backend has no acceleration structures");
 }
 
 rill_result rill__gpu_create(const rill__gpu_desc *desc, rill__gpu **out, rill_error *err) {

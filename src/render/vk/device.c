@@ -360,6 +360,65 @@ static rill_result create_instance(rill__gpu *gpu, rill_error *err) {
     return RILL_OK;
 }
 
+static bool has_device_ext(VkPhysicalDevice pd, const char *name) {
+    uint32_t n = 0;
+    if (vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL) != VK_SUCCESS || n == 0) {
+        return false;
+    }
+    VkExtensionProperties *props = rill_malloc_tagged(sizeof(*props) * n, RILL_MEM_RENDER);
+    bool found = false;
+    if (props && vkEnumerateDeviceExtensionProperties(pd, NULL, &n, props) == VK_SUCCESS) {
+        for (uint32_t i = 0; i < n && !found; i++) {
+            found = strcmp(props[i].extensionName, name) == 0;
+        }
+    }
+    rill_free(props);
+    return found;
+}
+
+/* The optional ray-query chain (the Hwrt GI tier): its extensions and features, chained onto the
+ * device's feature structs when the device offers all of them. */
+typedef struct vk_ray_query_chain {
+    VkPhysicalDeviceAccelerationStructureFeaturesKHR accel;
+    VkPhysicalDeviceRayQueryFeaturesKHR rq;
+} vk_ray_query_chain;
+
+/* Whether the device offers everything ray queries need; says what is missing in the caps' note
+ * otherwise. RILL_NO_RAY_QUERY=1 turns it off (to compare the fallback on the same device). */
+static bool ray_query_offered(rill__gpu *gpu, const VkPhysicalDeviceVulkan12Features *avail12) {
+    char *note = gpu->caps.ray_query_note;
+    size_t cap = sizeof(gpu->caps.ray_query_note);
+    if (env_true("RILL_NO_RAY_QUERY")) {
+        snprintf(note, cap, "turned off by RILL_NO_RAY_QUERY");
+        return false;
+    }
+    const char *exts[3] = {VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME,
+                           VK_KHR_RAY_QUERY_EXTENSION_NAME,
+                           VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME};
+    for (int i = 0; i < 3; i++) {
+        if (!has_device_ext(gpu->pd, exts[i])) {
+            snprintf(note, cap, "the device offers no %s", exts[i]);
+            return false;
+        }
+    }
+    vk_ray_query_chain c = {{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR},
+                            {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_QUERY_FEATURES_KHR}};
+    c.accel.pNext = &c.rq;
+    VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    f2.pNext = &c.accel;
+    vkGetPhysicalDeviceFeatures2(gpu->pd, &f2);
+    const char *missing = !c.accel.accelerationStructure  ? "accelerationStructure"
+                          : !c.rq.rayQuery                ? "rayQuery"
+                          : !avail12->bufferDeviceAddress ? "bufferDeviceAddress"
+                                                          : NULL;
+    if (missing) {
+        snprintf(note, cap, "the device lacks the %s feature", missing);
+        return false;
+    }
+    note[0] = '\0';
+    return true;
+}
+
 static rill_result create_device(rill__gpu *gpu, rill_error *err) {
     VkPhysicalDeviceFeatures avail;
     vkGetPhysicalDeviceFeatures(gpu->pd, &avail);
@@ -406,10 +465,26 @@ static rill_result create_device(rill__gpu *gpu, rill_error *err) {
     qci.queueFamilyIndex = gpu->qfam;
     qci.queueCount = 1;
     qci.pQueuePriorities = &prio;
-    const char *exts[1];
+    const char *exts[4];
     uint32_t next = 0;
     if (gpu->surface) {
         exts[next++] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
+    }
+    /* Ray queries when offered (optional): acceleration structures read their inputs and are
+     * found through buffer device addresses. */
+    vk_ray_query_chain rqc = {
+        {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR},
+        {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_QUERY_FEATURES_KHR}};
+    gpu->caps.ray_query = ray_query_offered(gpu, &avail12);
+    if (gpu->caps.ray_query) {
+        exts[next++] = VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME;
+        exts[next++] = VK_KHR_RAY_QUERY_EXTENSION_NAME;
+        exts[next++] = VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME;
+        rqc.accel.accelerationStructure = VK_TRUE;
+        rqc.rq.rayQuery = VK_TRUE;
+        rqc.accel.pNext = &rqc.rq;
+        f13.pNext = &rqc.accel;
+        f12.bufferDeviceAddress = VK_TRUE;
     }
     VkDeviceCreateInfo ci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     ci.pNext = &f2;
@@ -419,6 +494,11 @@ static rill_result create_device(rill__gpu *gpu, rill_error *err) {
     ci.ppEnabledExtensionNames = exts;
     RILL__VK_TRY(err, vkCreateDevice(gpu->pd, &ci, NULL, &gpu->dev));
     vkGetDeviceQueue(gpu->dev, gpu->qfam, 0, &gpu->queue);
+    if (gpu->caps.ray_query) {
+        RILL_TRY(rill__vk_accel_load(gpu, err));
+    }
+    RILL_LOG_INFO(LOGM, "vulkan: ray queries %s%s%s", gpu->caps.ray_query ? "on" : "off",
+                  gpu->caps.ray_query ? "" : ": ", gpu->caps.ray_query_note);
 
     uint32_t nq = 0;
     VkQueueFamilyProperties qp[16];

@@ -28,6 +28,13 @@ static rill_result new_block(rill__gpu *gpu, uint32_t type, uint64_t size, bool 
     VkMemoryAllocateInfo ai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     ai.allocationSize = size;
     ai.memoryTypeIndex = type;
+    /* With ray queries on, buffers are found by device address (acceleration structure inputs,
+     * gi_hwrt.c): every block may hold such a buffer. */
+    VkMemoryAllocateFlagsInfo flags = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+    flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+    if (gpu->caps.ray_query) {
+        ai.pNext = &flags;
+    }
     RILL__VK_TRY(err, vkAllocateMemory(gpu->dev, &ai, NULL, &b.mem));
     if (gpu->memprops.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
         VkResult res = vkMapMemory(gpu->dev, b.mem, 0, VK_WHOLE_SIZE, 0, &b.mapped);

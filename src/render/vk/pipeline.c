@@ -20,6 +20,8 @@ static VkDescriptorType desc_type(rill__bind_kind k) {
         return VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
     case RILL__BIND_SAMPLER:
         return VK_DESCRIPTOR_TYPE_SAMPLER;
+    case RILL__BIND_ACCEL:
+        return VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR;
     default:
         return VK_DESCRIPTOR_TYPE_MAX_ENUM;
     }
@@ -320,18 +322,20 @@ rill__pipe *rill__pipe_create(rill__gpu *gpu, const rill__pipe_desc *desc, rill_
 /* >>descriptor sets -------------------------------------------------------------------------- */
 
 static VkResult new_pool(rill__gpu *gpu, bool freeable, VkDescriptorPool *out) {
-    VkDescriptorPoolSize sizes[6] = {
+    VkDescriptorPoolSize sizes[7] = {
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1024},
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1024},
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4096},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 256},
         {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 256},
         {VK_DESCRIPTOR_TYPE_SAMPLER, 256},
+        /* only where the device has them (the Hwrt GI tier's TLAS) */
+        {VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, 64},
     };
     VkDescriptorPoolCreateInfo ci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     ci.flags = freeable ? VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT : 0;
     ci.maxSets = 1024;
-    ci.poolSizeCount = 6;
+    ci.poolSizeCount = gpu->caps.ray_query ? 7 : 6;
     ci.pPoolSizes = sizes;
     return vkCreateDescriptorPool(gpu->dev, &ci, NULL, out);
 }
@@ -374,6 +378,8 @@ static void write_set(rill__gpu *gpu, VkDescriptorSet set, const rill__set_layou
     VkWriteDescriptorSet w[RILL__MAX_BINDINGS];
     VkDescriptorBufferInfo bi[RILL__MAX_BINDINGS];
     VkDescriptorImageInfo ii[RILL__MAX_BINDINGS];
+    VkWriteDescriptorSetAccelerationStructureKHR ai[RILL__MAX_BINDINGS];
+    VkAccelerationStructureKHR as[RILL__MAX_BINDINGS];
     uint32_t n = 0;
     for (uint32_t i = 0; i < count && i < RILL__MAX_BINDINGS; i++) {
         rill__bind_kind k = layout->bindings[i];
@@ -392,6 +398,13 @@ static void write_set(rill__gpu *gpu, VkDescriptorSet set, const rill__set_layou
             bi[n].offset = b->offset;
             bi[n].range = b->range ? b->range : VK_WHOLE_SIZE;
             w[n].pBufferInfo = &bi[n];
+        } else if (k == RILL__BIND_ACCEL) {
+            as[n] = rill__vk_accel_handle(b->accel);
+            ai[n] = (VkWriteDescriptorSetAccelerationStructureKHR){
+                VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_ACCELERATION_STRUCTURE_KHR};
+            ai[n].accelerationStructureCount = 1;
+            ai[n].pAccelerationStructures = &as[n];
+            w[n].pNext = &ai[n];
         } else if (k == RILL__BIND_SAMPLER) {
             memset(&ii[n], 0, sizeof(ii[n]));
             ii[n].sampler = rill__vk_sampler(gpu, b->sampler);

@@ -93,6 +93,10 @@ static void defer(rill__gpu *gpu, vk_del_kind kind, void *obj) {
     }
 }
 
+void rill__vk_defer(rill__gpu *gpu, vk_del_kind kind, void *obj) {
+    defer(gpu, kind, obj);
+}
+
 /* >>buffers --------------------------------------------------------------------------------- */
 
 rill__buf *rill__buf_create(rill__gpu *gpu, uint64_t size, uint32_t usage, bool host_visible,
@@ -132,6 +136,16 @@ rill__buf *rill__buf_create(rill__gpu *gpu, uint64_t size, uint32_t usage, bool 
     }
     if (usage & RILL__BUF_INDIRECT) {
         ci.usage |= VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
+    }
+    if ((usage & RILL__BUF_ACCEL_STORAGE) && gpu->caps.ray_query) {
+        ci.usage |= VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_STORAGE_BIT_KHR |
+                    VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+    }
+    if (gpu->caps.ray_query && (usage & (RILL__BUF_VERTEX | RILL__BUF_INDEX | RILL__BUF_STORAGE))) {
+        /* mesh buffers are what acceleration structures are built from (gi_hwrt.c), and the
+         * ray-traced GI shader reads their vertices by address */
+        ci.usage |= VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_BIT_KHR |
+                    VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
     }
     if (!host_visible) {
         /* filled through the staging ring; a source of GPU copies (gpu_cull_arena.c) */
@@ -423,6 +437,9 @@ void rill__vk_destroy_now(rill__gpu *gpu, const vk_del *d) {
         rill_free(s);
         break;
     }
+    case VK_DEL_ACCEL:
+        rill__vk_accel_destroy_now(gpu, d->obj);
+        break;
     }
 }
 

@@ -105,7 +105,13 @@ struct rill__dset {
     VkDescriptorPool pool;
 };
 
-typedef enum vk_del_kind { VK_DEL_BUF, VK_DEL_IMG, VK_DEL_PIPE, VK_DEL_DSET } vk_del_kind;
+typedef enum vk_del_kind {
+    VK_DEL_BUF,
+    VK_DEL_IMG,
+    VK_DEL_PIPE,
+    VK_DEL_DSET,
+    VK_DEL_ACCEL
+} vk_del_kind;
 typedef struct vk_del {
     vk_del_kind kind;
     uint64_t after; /* destroy once the timeline reaches this frame */
@@ -185,6 +191,14 @@ struct rill__gpu {
     VkQueue queue;
     uint32_t qfam;
     VkPipelineCache pcache;
+    /* Ray queries (accel.c): the acceleration-structure functions, loaded when caps.ray_query,
+     * and the alignment of a build's scratch address. */
+    PFN_vkCreateAccelerationStructureKHR create_as;
+    PFN_vkDestroyAccelerationStructureKHR destroy_as;
+    PFN_vkGetAccelerationStructureBuildSizesKHR as_sizes;
+    PFN_vkCmdBuildAccelerationStructuresKHR cmd_build_as;
+    PFN_vkGetAccelerationStructureDeviceAddressKHR as_address;
+    uint32_t as_scratch_align;
     VkSampler samplers[RILL__SAMPLER_NUM];
     /* Material samplers (rill__sampler_material): kind RILL__SAMPLER_NUM + i. */
     RILL_ARRAY(rill__sampler_desc) material_sampler_descs;
@@ -227,6 +241,15 @@ void rill__vk_memory_barrier(VkCommandBuffer cb, VkPipelineStageFlags2 src_stage
                              VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage,
                              VkAccessFlags2 dst_access);
 void rill__vk_destroy_now(rill__gpu *gpu, const vk_del *d);
+/* Queues obj for destruction once the frames that may use it have finished (resources.c). */
+void rill__vk_defer(rill__gpu *gpu, vk_del_kind kind, void *obj);
+/* accel.c: loads the acceleration-structure functions (caps.ray_query); destroys a structure
+ * now (its deferred deletion). */
+rill_result rill__vk_accel_load(rill__gpu *gpu, rill_error *err);
+void rill__vk_accel_destroy_now(rill__gpu *gpu, rill__accel *a);
+VkAccelerationStructureKHR rill__vk_accel_handle(const rill__accel *a);
+/* A buffer's device address (caps.ray_query: mesh, storage and structure buffers). */
+uint64_t rill__vk_buf_address(const rill__gpu *gpu, const rill__buf *buf);
 VkResult rill__vk_collect_deleted(rill__gpu *gpu);
 rill_result rill__vk_swapchain_create(rill__gpu *gpu, rill_error *err);
 void rill__vk_swapchain_destroy(rill__gpu *gpu);
