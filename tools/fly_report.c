@@ -57,12 +57,13 @@ static void jw_str(jw *w, const char *k, const char *v) {
     jw_key(w, k);
     fputc('"', w->f);
     for (const char *c = v; *c; c++) {
-        if (*c == '"' || *c == '\\')
+        if (*c == '"' || *c == '\\') {
             fprintf(w->f, "\\%c", *c);
-        else if ((unsigned char)*c < 0x20)
+        } else if ((unsigned char)*c < 0x20) {
             fprintf(w->f, "\\u%04x", (unsigned)(unsigned char)*c);
-        else
+        } else {
             fputc(*c, w->f);
+        }
     }
     fputc('"', w->f);
 }
