@@ -4,6 +4,7 @@
  * outside dynamic rendering, a pipeline of the right kind bound, sets and push constants within
  * the pipeline's layout, ranges within their buffers, balanced scopes) and complains otherwise.
  * Buffer-to-buffer copies between host-visible buffers copy their bytes. */
+#include "../gpu_scratch.h"
 #include "null_internal.h"
 
 #include <string.h>
@@ -96,24 +97,8 @@ void *rill__frame_alloc(rill__cmd *cmd, uint64_t size, uint64_t align, rill__buf
     rill__gpu *gpu = cmd->gpu;
     null_frame *f = &gpu->frames[gpu->frame_index % gpu->desc.frames_in_flight];
     align = RILL_MAX(align, (uint64_t)RILL__NULL_ALLOC_ALIGN);
-    uint64_t off = RILL_ALIGN_UP(f->scratch_used, align);
-    if (off + size > f->scratch->size) {
-        /* Grow: the old buffer stays alive (deferred) for the allocations already handed out. */
-        uint64_t want = RILL_MAX(f->scratch->size * 2, size + align);
-        rill__buf *nb =
-            rill__buf_create(gpu, want, RILL__BUF_STORAGE | RILL__BUF_UNIFORM | RILL__BUF_INDIRECT,
-                             true, "frame scratch", NULL);
-        if (!nb) {
-            return NULL;
-        }
-        rill__buf_destroy(gpu, f->scratch);
-        f->scratch = nb;
-        off = 0;
-    }
-    f->scratch_used = off + size;
-    *out_buf = f->scratch;
-    *out_offset = off;
-    return f->scratch->mapped + off;
+    return rill__scratch_alloc(gpu, &f->scratch, &f->scratch_used, size, align, out_buf,
+                               out_offset);
 }
 
 /* >>checks ---------------------------------------------------------------------------------- */

@@ -2,6 +2,7 @@
  * command recording (barriers from graph usages, dynamic rendering, draws, dispatches, copies),
  * and the windowed present step (GLFW surface, swapchain, acquire/present). Headless and windowed
  * frames share everything except the acquire before and the present after. */
+#include "../gpu_scratch.h"
 #include "vk_internal.h"
 
 #include <string.h>
@@ -406,24 +407,8 @@ void *rill__frame_alloc(rill__cmd *cmd, uint64_t size, uint64_t align, rill__buf
     rill__gpu *gpu = cmd->gpu;
     align = RILL_MAX(align, gpu->props.limits.minStorageBufferOffsetAlignment);
     align = RILL_MAX(align, gpu->props.limits.minUniformBufferOffsetAlignment);
-    uint64_t off = RILL_ALIGN_UP(f->scratch_used, align);
-    if (off + size > f->scratch->size) {
-        /* Grow: the old buffer stays alive (deferred) for the allocations already handed out. */
-        uint64_t want = RILL_MAX(f->scratch->size * 2, size + align);
-        rill__buf *nb =
-            rill__buf_create(gpu, want, RILL__BUF_STORAGE | RILL__BUF_UNIFORM | RILL__BUF_INDIRECT,
-                             true, "frame scratch", NULL);
-        if (!nb) {
-            return NULL;
-        }
-        rill__buf_destroy(gpu, f->scratch);
-        f->scratch = nb;
-        off = 0;
-    }
-    f->scratch_used = off + size;
-    *out_buf = f->scratch;
-    *out_offset = off;
-    return (uint8_t *)f->scratch->mapped + off;
+    return rill__scratch_alloc(gpu, &f->scratch, &f->scratch_used, size, align, out_buf,
+                               out_offset);
 }
 
 /* >>commands -------------------------------------------------------------------------------- */
