@@ -1,9 +1,15 @@
 /* gpu_scratch.h: the per-frame scratch allocator both GPU backends share. Each frame slot owns
  * one host-visible buffer; allocations bump an offset and the slot resets when the frame starts
- * again. A backend includes this after gpu_backend_names.h, so the buffer calls below compile to
- * that backend's own functions (rill__vk_buf_create, rill__null_buf_create, ...). */
+ * again. A backend's internal header includes this after gpu_backend_names.h, so the buffer calls
+ * below compile to that backend's own functions (rill__vk_buf_create, rill__null_buf_create, ...).
+ */
 #ifndef RILL_RENDER_GPU_SCRATCH_H
 #define RILL_RENDER_GPU_SCRATCH_H
+
+#ifndef RILL__GPU_BACKEND_PREFIX
+#error                                                                                             \
+    "gpu_scratch.h is for backend files: include it after gpu_backend_names.h (the backend's internal header does)"
+#endif
 
 #include "gpu.h"
 

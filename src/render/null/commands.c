@@ -4,7 +4,6 @@
  * outside dynamic rendering, a pipeline of the right kind bound, sets and push constants within
  * the pipeline's layout, ranges within their buffers, balanced scopes) and complains otherwise.
  * Buffer-to-buffer copies between host-visible buffers copy their bytes. */
-#include "../gpu_scratch.h"
 #include "null_internal.h"
 
 #include <string.h>

@@ -15,6 +15,7 @@
 
 #include "../gpu.h"
 #include "../gpu_backend.h"
+#include "../gpu_scratch.h"
 
 #define RILL__NULL_MAX_FRAMES 3
 /* Offsets frame_alloc hands out are multiples of this (the largest minimum offset alignment of

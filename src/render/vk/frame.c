@@ -2,7 +2,6 @@
  * command recording (barriers from graph usages, dynamic rendering, draws, dispatches, copies),
  * and the windowed present step (GLFW surface, swapchain, acquire/present). Headless and windowed
  * frames share everything except the acquire before and the present after. */
-#include "../gpu_scratch.h"
 #include "vk_internal.h"
 
 #include <string.h>

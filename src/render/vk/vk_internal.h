@@ -11,6 +11,7 @@
 
 #include "../gpu.h"
 #include "../gpu_backend.h"
+#include "../gpu_scratch.h"
 #include "../range_alloc.h"
 
 #define RILL__VK_MAX_FRAMES 3
