@@ -1,6 +1,7 @@
 /* env_image.c: the decoder every environment image goes through (Skybox, EnvironmentMapLight,
  * ReflectionProbeSource; rill/formats/rmip_cube.h): a .rmip cube resampled to an equirectangular
- * image, or an image file decoded and made linear, then checked against the size limits. */
+ * image, or an image file whose header is checked against the size limits before it is decoded
+ * and made linear. */
 #include "rill/formats/rmip_cube.h"
 
 #include <math.h>
@@ -15,9 +16,26 @@ static rill_result decode_cube(const void *data, size_t size, const char *name, 
     return res;
 }
 
-/* An image file: decoded as floats; 8-bit colour is sRGB, made linear (alpha stays). */
+/* Refuses a width x height outside the sizes an environment image may be, naming `name`. */
+static rill_result check_size(uint32_t width, uint32_t height, const char *name, rill_error *err) {
+    if (width > RILL_ENV_IMAGE_MAX_WIDTH || height > RILL_ENV_IMAGE_MAX_HEIGHT ||
+        width < RILL_ENV_IMAGE_MIN_WIDTH || height < RILL_ENV_IMAGE_MIN_HEIGHT) {
+        return rill_error_set(err, RILL_ERR_LIMIT,
+                              "%s: %ux%u is outside the %ux%u to %ux%u an environment image may be",
+                              name, width, height, RILL_ENV_IMAGE_MIN_WIDTH,
+                              RILL_ENV_IMAGE_MIN_HEIGHT, RILL_ENV_IMAGE_MAX_WIDTH,
+                              RILL_ENV_IMAGE_MAX_HEIGHT);
+    }
+    return RILL_OK;
+}
+
+/* An image file: its header's size is checked first (a few bytes may claim gigabytes of floats),
+ * then it is decoded as floats; 8-bit colour is sRGB, made linear (alpha stays). */
 static rill_result decode_file(const void *data, size_t size, const char *name, rill_image *out,
                                rill_error *err) {
+    uint32_t width = 0, height = 0;
+    RILL_TRY(rill_image_probe(data, size, name, &width, &height, err));
+    RILL_TRY(check_size(width, height, name, err));
     RILL_TRY(rill_image_load(data, size, name, RILL_PIXEL_RGBA32F, out, err));
     if (!out->source_hdr) {
         float *px = out->pixels;
@@ -43,14 +61,10 @@ rill_result rill_env_image_decode(const void *data, size_t size, const char *nam
     bool cube = size >= 4 && memcmp(data, "RMIP", 4) == 0;
     RILL_TRY(cube ? decode_cube(data, size, name, out, err)
                   : decode_file(data, size, name, out, err));
-    if (out->width > RILL_ENV_IMAGE_MAX_WIDTH || out->height > RILL_ENV_IMAGE_MAX_HEIGHT ||
-        out->width < RILL_ENV_IMAGE_MIN_WIDTH || out->height < RILL_ENV_IMAGE_MIN_HEIGHT) {
-        rill_error_set(err, RILL_ERR_LIMIT,
-                       "%s: %ux%u is outside the %ux%u to %ux%u an environment image may be", name,
-                       out->width, out->height, RILL_ENV_IMAGE_MIN_WIDTH, RILL_ENV_IMAGE_MIN_HEIGHT,
-                       RILL_ENV_IMAGE_MAX_WIDTH, RILL_ENV_IMAGE_MAX_HEIGHT);
+    rill_result fits = check_size(out->width, out->height, name, err);
+    if (fits != RILL_OK) {
         rill_image_free(out);
-        return RILL_ERR_LIMIT;
+        return fits;
     }
     float *px = out->pixels;
     size_t n = (size_t)out->width * out->height * 4u;

@@ -197,6 +197,16 @@ static rill_result probe_header(const void *data, size_t size, const char *name,
     return RILL_OK;
 }
 
+rill_result rill_image_probe(const void *data, size_t size, const char *name, uint32_t *out_width,
+                             uint32_t *out_height, rill_error *err) {
+    *out_width = *out_height = 0;
+    int w = 0, h = 0, n = 0;
+    RILL_TRY(probe_header(data, size, name ? name : "<memory>", &w, &h, &n, err));
+    *out_width = (uint32_t)w;
+    *out_height = (uint32_t)h;
+    return RILL_OK;
+}
+
 rill_result rill_image_load_u16(const void *data, size_t size, const char *name,
                                 uint32_t *out_width, uint32_t *out_height, uint16_t **out_samples,
                                 rill_error *err) {

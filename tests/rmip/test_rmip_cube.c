@@ -2,8 +2,8 @@
  * holds the same texels; an equirectangular image reprojected onto a cube keeps its directions
  * (red sky above, blue ground below, a green mark toward -Z) and comes back the same way;
  * every truncation of a cube file and hostile headers are refused naming the file; environment
- * images of 1 x 1, 8200 x 2 and 16384 x 16384 are refused naming the file; the texture loader
- * refuses a cube. */
+ * images of 1 x 1, 8200 x 2 and 16384 x 16384 are refused naming the file, one whose header claims
+ * 9000 x 4000 by its header before decoding; the texture loader refuses a cube. */
 #include "rill_test.h"
 
 #include <math.h>
@@ -282,6 +282,35 @@ static void test_hostile_env_images(void **state) {
     rill_free(png);
 }
 
+/* A header that claims more than an environment image may be but less than the image limits
+ * (9000 x 4000: 576 MB of floats) is refused by its header's size with the environment limit,
+ * before anything is decoded: a PNG and a Radiance .hdr, both without pixel data (had it decoded
+ * first, the result would be a parse error from the missing pixels, not the limit). */
+static void test_env_image_header_checked_first(void **state) {
+    (void)state;
+    uint8_t *png = NULL;
+    size_t png_size = 0;
+    png_header_only(9000, 4000, &png, &png_size);
+    const char hdr[] = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 4000 +X 9000\n";
+    const struct {
+        const void *data;
+        size_t size;
+        const char *name;
+    } files[2] = {{png, png_size, "sky/huge.png"}, {hdr, sizeof(hdr) - 1, "sky/huge.hdr"}};
+    for (int i = 0; i < 2; i++) {
+        rill_image out;
+        rill_error err = {0};
+        assert_int_equal(
+            rill_env_image_decode(files[i].data, files[i].size, files[i].name, &out, &err),
+            RILL_ERR_LIMIT);
+        print_message("%s\n", err.msg);
+        assert_non_null(strstr(err.msg, files[i].name));
+        assert_non_null(strstr(err.msg, "9000x4000 is outside"));
+        assert_null(out.pixels);
+    }
+    rill_free(png);
+}
+
 /* The texture loader (materials) refuses a cube, naming it. */
 static void test_texture_loader_refuses_cube(void **state) {
     (void)state;
@@ -321,6 +350,7 @@ int main(void) {
         cmocka_unit_test(test_every_truncation),
         cmocka_unit_test(test_hostile_headers),
         cmocka_unit_test(test_hostile_env_images),
+        cmocka_unit_test(test_env_image_header_checked_first),
         cmocka_unit_test(test_texture_loader_refuses_cube),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

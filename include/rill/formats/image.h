@@ -63,6 +63,13 @@ rill_result rill_image_alloc(rill_image *out, uint32_t width, uint32_t height, r
 rill_result rill_image_check_limits(uint32_t width, uint32_t height, rill_pixel_type type,
                                     const char *name, rill_error *err);
 
+/* Reads an image file's header held in memory (never its pixels) into *out_width x *out_height:
+ * what a caller with its own size limits checks before rill_image_load commits memory. `name`
+ * may be NULL ("<memory>"). Errors: RILL_ERR_PARSE (empty, not an image), RILL_ERR_LIMIT (a side
+ * over RILL_IMAGE_MAX_DIM); on failure the sizes are 0. */
+rill_result rill_image_probe(const void *data, size_t size, const char *name, uint32_t *out_width,
+                             uint32_t *out_height, rill_error *err);
+
 /* Decodes an image file held in memory. `name` is used only in error messages ("path: reason")
  * and may be NULL ("<memory>"). want: RGBA8, RGBA32F, or NONE (float for HDR sources, 8-bit
  * otherwise). An 8-bit source asked for as float is divided by 255 (no gamma change); an HDR
