@@ -349,11 +349,19 @@ rill_stream *rill_app_stream(const rill_app *app);
 /* Main-thread time of the last frame's streaming work: the scene loader's budgeted update plus
  * rill_stream_update, in nanoseconds. */
 uint64_t rill_app_last_streaming_ns(const rill_app *app);
-/* What this frame's streaming budget (the scene load budget: [scene] load_budget_ms or
- * rill_app_desc.scene_budget_ns) has left after this frame's scene loader update, in nanoseconds;
- * the model system spends it on spawning model trees, so the loader and the spawns share one
- * budget. 0 when spent. */
+/* What this frame's loader budget (rill_app_streaming_budget_ns) has left after this frame's
+ * scene loader update, in nanoseconds; the model system spends it on spawning model trees, so the
+ * loader and the spawns share one budget. 0 when spent. */
 uint64_t rill_app_streaming_budget_left_ns(const rill_app *app);
+/* This frame's scene loader budget, in nanoseconds: the streaming budget ([scene] load_budget_ms
+ * or rill_app_desc.scene_budget_ns) less the streaming work of the last frame the loader does not
+ * do (the stream update, and what rill_app_add_streaming_ns noted), at least a quarter of the
+ * budget; the whole budget in a deterministic app. */
+uint64_t rill_app_streaming_budget_ns(const rill_app *app);
+/* Notes ns of main-thread streaming work done outside the loader and the stream update (the
+ * model system notes its texture streaming update); the next frame's loader budget is that
+ * much smaller. */
+void rill_app_add_streaming_ns(rill_app *app, uint64_t ns);
 /* rill_streaming_camera_pick on the app's world and mode. When out_position is not NULL and a
  * camera is returned, it receives the camera's world position (from GlobalTransform, else its
  * Transform translation, else the origin). */

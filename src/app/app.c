@@ -71,6 +71,9 @@ struct rill_app {
     uint64_t step_clock_ns;   /* deterministic mode's clock (step_clock_now) */
     uint64_t scenes_ns;       /* the last scene loader update */
     uint64_t scene_budget_ns; /* the scene loader's budget: the frame's streaming budget */
+    uint64_t frame_budget_ns; /* this frame's loader budget (loader_budget) */
+    uint64_t update_ns;       /* the last stream update */
+    uint64_t other_ns;        /* streaming work noted since the loader's update (add_streaming) */
     uint64_t streaming_ns;
 };
 
@@ -143,8 +146,26 @@ static void sys_assets(rill_app *app, void *user) {
     rill_asset_server_update(app->assets);
 }
 
+/* This frame's loader budget: the streaming budget less the streaming work the loader does not
+ * do, as the last frame measured it (the stream update, and what rill_app_add_streaming_ns noted:
+ * the texture streaming), so the frame's streaming work together stays within the budget; at
+ * least a quarter of it, so loads always progress. A deterministic app keeps the whole budget
+ * (its budgets count a step clock, not time). */
+static uint64_t loader_budget(const rill_app *app) {
+    uint64_t b = app->scene_budget_ns;
+    if (app->desc.deterministic) {
+        return b;
+    }
+    uint64_t other = app->update_ns + app->other_ns;
+    uint64_t least = RILL_MAX(b / 4u, (uint64_t)1u);
+    return other < b && b - other > least ? b - other : least;
+}
+
 static void sys_scenes(rill_app *app, void *user) {
     (void)user;
+    app->frame_budget_ns = loader_budget(app);
+    app->other_ns = 0;
+    rill_scene_loader_set_budget(app->scenes, app->frame_budget_ns);
     uint64_t t0 = rill_time_ns();
     rill_scene_loader_update(app->scenes);
     app->scenes_ns = rill_time_ns() - t0;
@@ -162,6 +183,7 @@ static void sys_stream(rill_app *app, void *user) {
     rill_stream_stats st;
     rill_stream_get_stats(app->stream, &st);
     app->streaming_ns = app->scenes_ns + st.update_ns;
+    app->update_ns = st.update_ns;
 }
 
 bool rill_run_mode_ticks(rill_run_mode mode) {
@@ -370,6 +392,7 @@ rill_app *rill_app_create(const rill_app_desc *desc, rill_error *err) {
         scene_budget = (uint64_t)((double)app->project.scene.load_budget_ms * 1e6);
     }
     app->scene_budget_ns = scene_budget;
+    app->frame_budget_ns = scene_budget;
     if (!(app->assets = rill_asset_server_create(
               &(rill_asset_server_desc){.vfs = app->vfs, .jobs = app->jobs}, err)) ||
         !(app->scenes =
@@ -685,10 +708,20 @@ rill_stream *rill_app_stream(const rill_app *app) {
 }
 
 uint64_t rill_app_streaming_budget_left_ns(const rill_app *app) {
-    if (!app || app->scenes_ns >= app->scene_budget_ns) {
+    if (!app || app->scenes_ns >= app->frame_budget_ns) {
         return 0u;
     }
-    return app->scene_budget_ns - app->scenes_ns;
+    return app->frame_budget_ns - app->scenes_ns;
+}
+
+uint64_t rill_app_streaming_budget_ns(const rill_app *app) {
+    return app ? app->frame_budget_ns : 0u;
+}
+
+void rill_app_add_streaming_ns(rill_app *app, uint64_t ns) {
+    if (app) {
+        app->other_ns += ns;
+    }
 }
 
 uint64_t rill_app_last_streaming_ns(const rill_app *app) {

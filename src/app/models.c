@@ -51,10 +51,14 @@ static void sys_lod(rill_app *app, void *user) {
     rill_lod_system_update(m->lod, has ? cam : NULL);
 }
 
+/* The texture streaming's update is streaming work: noted against the next frame's budget. */
 static void sys_upload(rill_app *app, void *user) {
     rill_app_models *m = user;
     rill_render_assets_set_time(m->gpu, rill_app_get_time(app)->real_elapsed);
     rill_render_assets_update(m->gpu);
+    rill_render_texture_streaming_stats tx;
+    rill_render_assets_get_texture_streaming_stats(m->gpu, &tx);
+    rill_app_add_streaming_ns(app, tx.update_ns_last);
 }
 
 rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,

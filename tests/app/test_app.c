@@ -1,6 +1,7 @@
 /* test_app.c: the frame loop (stage order, system order, fixed and variable time steps, events,
  * job completions, render hook, async scene loading driven by frames), run modes, the streaming
- * gate with its "streaming off" notification, and the streaming camera choice. */
+ * gate with its "streaming off" notification, the streaming camera choice, and the loader's
+ * budget shared with the rest of the streaming work. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -701,6 +702,42 @@ static void test_deterministic_load_split(void **state) {
     rill_dir_remove_all(dir, NULL);
 }
 
+/* The streaming work the loader does not do (the stream update, texture streaming noted with
+ * rill_app_add_streaming_ns) comes off the next frame's loader budget: 2.5 of 3 ms noted leaves
+ * the floor (a quarter), 1 ms noted leaves 2 ms less the stream update, none noted about all of
+ * it; a deterministic app keeps the whole budget (its budgets count steps). */
+static void test_streaming_budget_shared(void **state) {
+    (void)state;
+    const uint64_t ms = 1000000u;
+    for (int det = 0; det < 2; det++) {
+        rill_app *app = rill_app_create(
+            &(rill_app_desc){.root = "", .deterministic = det, .scene_budget_ns = 3 * ms}, NULL);
+        assert_non_null(app);
+        assert_int_equal(rill_app_streaming_budget_ns(app), 3 * ms);
+        rill_app_frame(app);
+        rill_app_add_streaming_ns(app, 5 * ms / 2);
+        rill_app_frame(app);
+        uint64_t spent = rill_app_streaming_budget_ns(app);
+        rill_app_add_streaming_ns(app, ms);
+        rill_app_frame(app);
+        uint64_t some = rill_app_streaming_budget_ns(app);
+        rill_app_frame(app);
+        uint64_t none = rill_app_streaming_budget_ns(app);
+        print_message(
+            "loader budget: %llu ns after 2.5 ms noted, %llu after 1 ms, %llu after none\n",
+            (unsigned long long)spent, (unsigned long long)some, (unsigned long long)none);
+        if (det) {
+            assert_true(spent == 3 * ms && some == 3 * ms && none == 3 * ms);
+        } else {
+            assert_int_equal(spent, 3 * ms / 4);
+            assert_true(some <= 2 * ms && some > 3 * ms / 2);
+            assert_true(none <= 3 * ms && none > 5 * ms / 2);
+        }
+        assert_true(rill_app_streaming_budget_left_ns(app) <= none);
+        rill_app_destroy(app);
+    }
+}
+
 static void test_async_scene_load_in_loop(void **state) {
     (void)state;
     char dir[512], path[600];
@@ -847,6 +884,7 @@ int main(void) {
         cmocka_unit_test(test_job_completions_drained),
         cmocka_unit_test(test_async_scene_load_in_loop),
         cmocka_unit_test(test_deterministic_load_split),
+        cmocka_unit_test(test_streaming_budget_shared),
         cmocka_unit_test(test_run_until_exit),
         cmocka_unit_test(test_create_errors),
     };
