@@ -29,21 +29,20 @@ void rill__script_push_entity(lua_State *L, rill_entity e) {
     lua_setmetatable(L, -2);
 }
 
-/* The userdata at idx when its metatable is the one under registry ref mt, else NULL. The same
- * test as luaL_testudata, by reference instead of by name (no string lookup per call). */
-static void *test_udata(lua_State *L, int idx, int mt) {
+/* The same test as luaL_testudata, by the metatable's address instead of by name (no string
+ * lookup, no registry read per call). */
+void *rill__script_test_udata(lua_State *L, int idx, const void *meta) {
     void *p = lua_touserdata(L, idx);
     if (!p || !lua_getmetatable(L, idx)) {
         return NULL;
     }
-    lua_rawgeti(L, LUA_REGISTRYINDEX, mt);
-    bool same = lua_rawequal(L, -1, -2);
-    lua_pop(L, 2);
+    bool same = lua_topointer(L, -1) == meta;
+    lua_pop(L, 1);
     return same ? p : NULL;
 }
 
-static void *check_udata(lua_State *L, int idx, int mt, const char *what) {
-    void *p = test_udata(L, idx, mt);
+static void *check_udata(lua_State *L, int idx, const void *meta, const char *what) {
+    void *p = rill__script_test_udata(L, idx, meta);
     if (!p) {
         luaL_typeerror(L, idx, what);
     }
@@ -51,11 +50,11 @@ static void *check_udata(lua_State *L, int idx, int mt, const char *what) {
 }
 
 rill_entity rill__script_check_entity(lua_State *L, int idx) {
-    return *(rill_entity *)check_udata(L, idx, rill__script_get(L)->entity_mt, SCRIPT_MT_ENTITY);
+    return *(rill_entity *)check_udata(L, idx, rill__script_get(L)->entity_meta, SCRIPT_MT_ENTITY);
 }
 
 rill_entity rill__script_opt_entity(lua_State *L, int idx) {
-    rill_entity *u = test_udata(L, idx, rill__script_get(L)->entity_mt);
+    rill_entity *u = rill__script_test_udata(L, idx, rill__script_get(L)->entity_meta);
     return u ? *u : RILL_ENTITY_NULL;
 }
 
@@ -74,20 +73,32 @@ static const char *const LANES[4] = {"x", "y", "z", "w"};
 static const char *const COLOR_LANES[4] = {"r", "g", "b", "a"};
 
 void rill__script_push_vec(lua_State *L, rill_scripts *s, const float *v, int n) {
+    if (n == 3) {
+        double d[3] = {v[0], v[1], v[2]};
+        rill__script_push_vec3(L, s, d);
+        return;
+    }
     lua_createtable(L, 0, n);
     for (int i = 0; i < n; i++) {
         lua_rawgeti(L, LUA_REGISTRYINDEX, s->lane_key[i]);
         lua_pushnumber(L, (lua_Number)v[i]);
         lua_rawset(L, -3);
     }
-    if (n == 3 || n == 4) {
-        lua_rawgeti(L, LUA_REGISTRYINDEX, n == 3 ? s->vec3_mt : s->quat_mt);
+    if (n == 4) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, s->quat_mt);
         lua_setmetatable(L, -2);
     }
 }
 
-/* Reads a vector of n lanes from {x=, y=, ...}, {r=, g=, ...} or {a, b, c}. */
+/* Reads a vector of n lanes from a vec3 (n <= 3), {x=, y=, ...}, {r=, g=, ...} or {a, b, c}. */
 bool rill__script_to_vec(lua_State *L, int idx, float *out, int n) {
+    const double *v3 = rill__script_test_vec3(L, idx);
+    if (v3) {
+        for (int i = 0; i < n && i < 3; i++) {
+            out[i] = (float)v3[i];
+        }
+        return n <= 3;
+    }
     if (lua_type(L, idx) != LUA_TTABLE) {
         return false;
     }
@@ -371,7 +382,7 @@ static const rill_field *proxy_field(lua_State *L, const rill_type_desc *t) {
 
 static int proxy_index(lua_State *L) {
     rill_scripts *s = rill__script_get(L);
-    comp_proxy *p = check_udata(L, 1, s->component_mt, SCRIPT_MT_COMPONENT);
+    comp_proxy *p = check_udata(L, 1, s->component_meta, SCRIPT_MT_COMPONENT);
     const rill_type_desc *t;
     void *data = proxy_data(L, s, p, &t);
     push_field(L, s, proxy_field(L, t), data);
@@ -380,16 +391,15 @@ static int proxy_index(lua_State *L) {
 
 static int proxy_newindex(lua_State *L) {
     rill_scripts *s = rill__script_get(L);
-    comp_proxy *p = check_udata(L, 1, s->component_mt, SCRIPT_MT_COMPONENT);
-    const rill_type_desc *t;
-    proxy_data(L, s, p, &t);
-    write_field(L, s, p->entity, p->comp, t, proxy_field(L, t), 3);
+    comp_proxy *p = check_udata(L, 1, s->component_meta, SCRIPT_MT_COMPONENT);
+    const rill_type_desc *t = rill_world_component_type(s->world, p->comp);
+    write_field(L, s, p->entity, p->comp, t, proxy_field(L, t), 3); /* raises if it is gone */
     return 0;
 }
 
 static int proxy_tostring(lua_State *L) {
     rill_scripts *s = rill__script_get(L);
-    comp_proxy *p = check_udata(L, 1, s->component_mt, SCRIPT_MT_COMPONENT);
+    comp_proxy *p = check_udata(L, 1, s->component_meta, SCRIPT_MT_COMPONENT);
     const rill_type_desc *t = rill_world_component_type(s->world, p->comp);
     const void *data = rill_world_get(s->world, p->entity, p->comp);
     rill_strbuf sb = {0};
@@ -727,6 +737,7 @@ void rill__script_open_world(lua_State *L, rill_scripts *s) {
     lua_setfield(L, -2, "__tostring");
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
+    s->entity_meta = lua_topointer(L, -1);
     s->entity_mt = luaL_ref(L, LUA_REGISTRYINDEX);
     luaL_newmetatable(L, SCRIPT_MT_COMPONENT);
     lua_pushcfunction(L, proxy_index);
@@ -737,6 +748,7 @@ void rill__script_open_world(lua_State *L, rill_scripts *s) {
     lua_setfield(L, -2, "__tostring");
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
+    s->component_meta = lua_topointer(L, -1);
     s->component_mt = luaL_ref(L, LUA_REGISTRYINDEX);
     for (int i = 0; i < 8; i++) {
         lua_pushstring(L, i < 4 ? LANES[i] : COLOR_LANES[i - 4]);

@@ -217,8 +217,9 @@ static int sb_xpcall(lua_State *L) {
     return lua_gettop(L);
 }
 
-/* string.rep(s, n[, sep]) that refuses a result bigger than the memory left, as an ordinary error
- * with the script's line (the allocator would refuse it anyway, but without a traceback). */
+/* string.rep(s, n[, sep]) that refuses a result bigger than the memory left, with the script's
+ * line (the allocator would refuse it anyway, but without a traceback). It is the memory limit's
+ * stop all the same: pcall cannot swallow it, and the failed call's garbage is collected then. */
 static int sb_rep(lua_State *L) {
     size_t l, lsep;
     luaL_checklstring(L, 1, &l);
@@ -229,6 +230,7 @@ static int sb_rep(lua_State *L) {
         double total = ((double)l + (double)lsep) * (double)n;
         double left = (double)(s->mem_limit - RILL_MIN(s->mem_used, s->mem_limit));
         if (total > left) {
+            s->mem_refused = true; /* the memory limit's stop, as if the allocation had failed */
             return luaL_error(L,
                               "string.rep: a result of %f bytes is over the script memory left "
                               "(%f bytes)",
@@ -361,35 +363,11 @@ static void keep_fields(lua_State *L, const char *const *names) {
     lua_remove(L, -2);
 }
 
-/* The vector and quaternion types, in Lua: arithmetic on small tables is what the VM is fastest
- * at, and C functions would cost a call across the API per operation. */
+/* The quaternion type, in Lua: arithmetic on small tables is what the VM is fastest at. vec3 is
+ * C (api_vec3.c); the chunk gets its plain constructor and its methods table. */
 static const char PRELUDE[] =
-    "local sqrt, sin, cos, acos, abs = math.sqrt, math.sin, math.cos, math.acos, math.abs\n"
-    "local V = {}; V.__index = V\n"
-    "local function vec3(x, y, z) return setmetatable({x = x or 0, y = y or 0, z = z or 0}, V) "
-    "end\n"
-    "V.__add = function(a, b) return vec3(a.x + b.x, a.y + b.y, a.z + b.z) end\n"
-    "V.__sub = function(a, b) return vec3(a.x - b.x, a.y - b.y, a.z - b.z) end\n"
-    "V.__unm = function(a) return vec3(-a.x, -a.y, -a.z) end\n"
-    "V.__mul = function(a, b)\n"
-    "  if type(a) == 'number' then return vec3(a * b.x, a * b.y, a * b.z) end\n"
-    "  if type(b) == 'number' then return vec3(a.x * b, a.y * b, a.z * b) end\n"
-    "  return vec3(a.x * b.x, a.y * b.y, a.z * b.z) end\n"
-    "V.__div = function(a, b)\n"
-    "  if type(b) == 'number' then return vec3(a.x / b, a.y / b, a.z / b) end\n"
-    "  return vec3(a.x / b.x, a.y / b.y, a.z / b.z) end\n"
-    "V.__eq = function(a, b) return a.x == b.x and a.y == b.y and a.z == b.z end\n"
-    "V.__tostring = function(a) return string.format('vec3(%g, %g, %g)', a.x, a.y, a.z) end\n"
-    "function V.dot(a, b) return a.x * b.x + a.y * b.y + a.z * b.z end\n"
-    "function V.cross(a, b) return vec3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z,\n"
-    "  a.x * b.y - a.y * b.x) end\n"
-    "function V.length(a) return sqrt(a.x * a.x + a.y * a.y + a.z * a.z) end\n"
-    "function V.normalized(a) local l = V.length(a)\n"
-    "  if l == 0 then return vec3(0, 0, 0) end return vec3(a.x / l, a.y / l, a.z / l) end\n"
-    "function V.lerp(a, b, t) return vec3(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t,\n"
-    "  a.z + (b.z - a.z) * t) end\n"
-    "function V.distance(a, b) return V.length(V.__sub(a, b)) end\n"
-    "function V.copy(a) return vec3(a.x, a.y, a.z) end\n"
+    "local vec3, V = ...\n"
+    "local sqrt, sin, cos, acos = math.sqrt, math.sin, math.cos, math.acos\n"
     "local Q = {}; Q.__index = Q\n"
     "local function quat(x, y, z, w) return setmetatable({x = x or 0, y = y or 0, z = z or 0,\n"
     "  w = w or 1}, Q) end\n"
@@ -424,12 +402,10 @@ static const char PRELUDE[] =
     "  return quat(a.x * wa + b.x * wb, a.y * wa + b.y * wb, a.z * wa + b.z * wb,\n"
     "    a.w * wa + b.w * wb) end\n"
     "function Q.copy(a) return quat(a.x, a.y, a.z, a.w) end\n"
-    /* vec3(...) and quat(...) construct; quat.axis_angle and quat.euler hang off quat. */
-    "local vec3_t = setmetatable({}, {__call = function(_, x, y, z) return vec3(x, y, z) end,\n"
-    "  __index = V})\n"
+    /* quat(...) constructs; quat.axis_angle and quat.euler hang off quat. */
     "local quat_t = setmetatable({}, {__call = function(_, x, y, z, w) return quat(x, y, z, w)"
     " end,\n  __index = Q})\n"
-    "return vec3_t, quat_t, V, Q\n";
+    "return quat_t, Q\n";
 
 static int open_protected(lua_State *L) {
     rill_scripts *s = rill__script_get(L);
@@ -491,15 +467,16 @@ static int open_protected(lua_State *L) {
     /* The real globals table keeps nothing a script could reach: scripts never see it. */
     lua_pushvalue(L, g);
     lua_setfield(L, LUA_REGISTRYINDEX, "rill.sandbox");
-    /* vec3 / quat from the prelude, run with the sandbox as its globals. */
+    /* vec3 from api_vec3.c; quat from the prelude, run with the sandbox as its globals. */
+    rill__script_open_vec3(L, s); /* the global, the methods, the constructor */
     if (luaL_loadbufferx(L, PRELUDE, sizeof(PRELUDE) - 1, "=prelude", "t") != LUA_OK) {
         return lua_error(L);
     }
     lua_pushvalue(L, g);
     lua_setupvalue(L, -2, 1);
-    lua_call(L, 0, 4);
+    lua_insert(L, -3);
+    lua_call(L, 2, 2);
     s->quat_mt = luaL_ref(L, LUA_REGISTRYINDEX);
-    s->vec3_mt = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_setfield(L, g, "quat");
     lua_setfield(L, g, "vec3");
     /* The env metatable: globals fall through to the sandbox; getmetatable(_ENV) shows nothing. */

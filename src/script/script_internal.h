@@ -1,7 +1,8 @@
 /* script_internal.h: the script system's private state, shared by its files: scripts.c (the
  * system, instances and lifecycle), sandbox.c (the state, globals, require, budget and memory
  * limit), api_world.c (entities and components through reflection), api_engine.c (log, scenes,
- * timers, input, raycasts, channels, cameras, events) and the Lua prelude (vec3/quat math). */
+ * timers, input, raycasts, channels, cameras, events), api_vec3.c (the vec3 type) and the Lua
+ * prelude (quat math). */
 #ifndef RILL_SCRIPT_INTERNAL_H
 #define RILL_SCRIPT_INTERNAL_H
 
@@ -100,6 +101,9 @@ struct rill_scripts {
     int field_tables;     /* registry ref: component id -> {field name = index + 1} (api_world.c) */
     int entity_mt, component_mt; /* registry refs of the two metatables (also under their names) */
     int lane_key[8];             /* registry refs of the strings x y z w r g b a */
+    /* The addresses of the entity, component proxy and vec3 metatables (kept alive by the refs
+     * above; Lua never moves an object): a type test compares one pointer. */
+    const void *entity_meta, *component_meta, *vec3_meta;
     rill_scripts_stats stats;
 };
 
@@ -121,10 +125,20 @@ const char *rill__script_where(lua_State *L, char *buf, size_t cap);
 /* api_world.c */
 void rill__script_open_world(lua_State *L, rill_scripts *s);
 void rill__script_push_entity(lua_State *L, rill_entity e);
+/* The userdata at idx when its metatable is the one at address meta, else NULL. */
+void *rill__script_test_udata(lua_State *L, int idx, const void *meta);
 rill_entity rill__script_check_entity(lua_State *L, int idx);
 rill_entity rill__script_opt_entity(lua_State *L, int idx);
 void rill__script_push_vec(lua_State *L, rill_scripts *s, const float *v, int n);
 bool rill__script_to_vec(lua_State *L, int idx, float *out, int n);
+
+/* api_vec3.c */
+/* Makes the vec3 type (s->vec3_mt) and pushes the `vec3` global, a plain constructor and the
+ * methods table. */
+void rill__script_open_vec3(lua_State *L, rill_scripts *s);
+void rill__script_push_vec3(lua_State *L, rill_scripts *s, const double v[3]);
+/* The lanes of the vec3 at idx, or NULL when the value there is not a vec3. */
+const double *rill__script_test_vec3(lua_State *L, int idx);
 
 /* api_engine.c */
 void rill__script_open_engine(lua_State *L, rill_scripts *s);

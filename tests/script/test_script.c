@@ -366,6 +366,85 @@ static void test_cached_lookups(void **state) {
     close_fixture(&f);
 }
 
+/* The vec3 type (a userdata of three doubles): a read of a vec3 field is a fresh copy, the
+ * arithmetic and methods give the right numbers, tables are taken where a vec3 is, and bad field
+ * names, bad lane values and bad operands are errors naming the script line. */
+static void test_vec3_type(void **state) {
+    (void)state;
+    fixture f;
+    open_fixture(&f, "script_vec3");
+    write_script(
+        &f, "vec.lua",
+        "local function check(c, bit) if c then self_bits = (self_bits or 0) | (1 << bit) end "
+        "end\n"
+        "local function near(a, b) return math.abs(a - b) < 1e-9 end\n"
+        "function update(self, dt)\n"
+        "  if rill.frame() ~= 2 then return end\n"
+        "  local t = self.entity.Transform\n"
+        "  t.translation = vec3(1, 2, 3)\n"
+        "  local p, q = t.translation, t.translation\n"
+        "  check(type(p) == 'userdata' and p == q and not rawequal(p, q), 0)\n"
+        "  p.y = 20\n"
+        "  check(q.y == 2 and t.translation.y == 2, 1)\n"
+        "  t.translation = p\n"
+        "  check(t.translation == vec3(1, 20, 3) and q.y == 2, 2)\n"
+        "  local a, b = vec3(1, 2, 3), vec3(4, -5, 6)\n"
+        "  check(a + b == vec3(5, -3, 9) and a - b == vec3(-3, 7, -3) and -a == vec3(-1, -2, -3),"
+        " 3)\n"
+        "  check(a * 2 == vec3(2, 4, 6) and 2 * a == vec3(2, 4, 6) and a * b == vec3(4, -10, 18)"
+        " and b / 2 == vec3(2, -2.5, 3) and b / a == vec3(4, -2.5, 2), 4)\n"
+        "  check(a ~= b and a ~= self.entity and tostring(vec3(1, 2.5, -3)) == 'vec3(1, 2.5, -3)',"
+        " 5)\n"
+        "  check(a:dot(b) == 12 and vec3.dot(a, b) == 12 and a:cross(b) == vec3(27, 6, -13)"
+        " and vec3(3, 4, 0):length() == 5 and vec3(0, 3, 4):distance(vec3(0, 0, 0)) == 5, 6)\n"
+        "  local n = vec3(0, 0, 2):normalized()\n"
+        "  check(n == vec3(0, 0, 1) and vec3(0, 0, 0):normalized() == vec3(0, 0, 0)"
+        " and a:lerp(b, 0.5) == vec3(2.5, -1.5, 4.5), 7)\n"
+        "  local c = a:copy() c.x = 9\n"
+        "  check(a.x == 1 and c == vec3(9, 2, 3) and vec3() == vec3(0, 0, 0)"
+        " and vec3(1) == vec3(1, 0, 0) and vec3(0.1, 0, 0).x == 0.1, 8)\n"
+        "  check(a + {x = 1, y = 1, z = 1} == vec3(2, 3, 4) and a:dot({1, 0, 0}) == 1, 9)\n"
+        "  local r = quat.axis_angle(vec3(0, 1, 0), math.pi / 2) * vec3(1, 0, 0)\n"
+        "  check(getmetatable(r) == getmetatable(a) and near(r.x, 0) and near(r.z, -1), 10)\n"
+        "  local ok, err = pcall(function() return a.w end)\n" /* line 25 */
+        "  check(not ok and err:find(\"vec.lua:25: vec3 has no field 'w'\") ~= nil, 11)\n"
+        "  ok, err = pcall(function() a.foo = 1 end)\n"
+        "  check(not ok and err:find(\"vec.lua:27: vec3 has no field 'foo'\") ~= nil, 12)\n"
+        "  ok, err = pcall(function() a.x = 'one' end)\n"
+        "  check(not ok and err:find('vec.lua:29: vec3.x is a number') ~= nil and a.x == 1, 13)\n"
+        "  ok, err = pcall(function() return a[1] end)\n"
+        "  check(not ok and err:find('vec.lua:31: vec3 has no field number') ~= nil, 14)\n"
+        "  ok, err = pcall(function() return vec3(1, 'two', 3) end)\n"
+        "  check(not ok and err:find('vec.lua:33: vec3%(x, y, z%): y is a string') ~= nil, 15)\n"
+        "  ok, err = pcall(function() return a + 1 end)\n"
+        "  check(not ok and err:find('vec.lua:35: vec3 %+: expected a vec3, got a number') ~= nil,"
+        " 16)\n"
+        "  ok, err = pcall(function() self.entity.Counter.dir = 'up' end)\n"
+        "  check(not ok and err:find('vec.lua:37: Counter.dir is a vec3') ~= nil, 17)\n"
+        "  self.entity.Counter.dir = self.offset * 2\n"
+        "  check(self.entity.Counter.dir == vec3(0, 2, 0) and self.offset == vec3(0, 1, 0), 18)\n"
+        "  local hit = rill.raycast(vec3(0, 10, 0), {0, -1, 0}, 100)\n"
+        "  check(hit == nil, 19)\n"
+        "  self.entity.Counter.count = self_bits\n"
+        "end\n");
+    rill_entity e = spawn_scripted(&f, "vec", "vec.lua", "offset = vec3(0, 1, 0)");
+    frames(&f, 3);
+    int32_t bits = get_counter(&f, e)->count;
+    for (int b = 0; b <= 19; b++) {
+        if (!(bits & (1 << b))) {
+            fail_msg("vec3 check %d failed (bits 0x%x); last log: %s", b, (unsigned)bits,
+                     f.log.last_msg);
+        }
+    }
+    const rill_transform *t = rill_world_get(f.w, e, RILL_COMPONENT_TRANSFORM);
+    assert_true(t->translation[0] == 1.0f && t->translation[1] == 20.0f &&
+                t->translation[2] == 3.0f);
+    const counter *c = get_counter(&f, e);
+    assert_true(c->dir[0] == 0.0f && c->dir[1] == 2.0f && c->dir[2] == 0.0f);
+    assert_true(rill_scripts_running(f.s, e));
+    close_fixture(&f);
+}
+
 /* rill.log writes one line naming the script file and line. */
 static void test_log_names_script(void **state) {
     (void)state;
@@ -747,6 +826,7 @@ int main(void) {
         cmocka_unit_test(test_writes_seen_same_frame),
         cmocka_unit_test(test_api),
         cmocka_unit_test(test_cached_lookups),
+        cmocka_unit_test(test_vec3_type),
         cmocka_unit_test(test_log_names_script),
         cmocka_unit_test(test_load_scene),
         cmocka_unit_test(test_sandbox_refuses),
