@@ -163,6 +163,35 @@ static rill_mesh merged_mesh(cell_build *cb, const rill__merge_mesh *mm) {
     return mesh;
 }
 
+static int cmp_vox_part(const void *pa, const void *pb) {
+    const rill__vox_part *a = pa, *b = pb;
+    return (a->first_index > b->first_index) - (a->first_index < b->first_index);
+}
+
+/* The voxel GI's view of batch mesh `mesh` (its members from members0 on): each member's own mesh
+ * placed in cell space, by first index. Out of memory: the batch has no voxels. */
+static void keep_vox_parts(cell_build *cb, rill_mesh mesh, uint32_t members0) {
+    const cell *c = cb->c;
+    uint32_t n = c->members.len - members0;
+    rill__vox_part *parts = rill_malloc_tagged((size_t)n * sizeof(*parts) + 1u, RILL_MEM_RENDER);
+    if (!parts) {
+        return;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        const member_info *mi = &c->members.data[members0 + k];
+        parts[k].first_index = mi->first_index;
+        parts[k].index_count = mi->index_count;
+        parts[k].mesh = mi->mesh;
+        memcpy(parts[k].local, mi->m, sizeof(parts[k].local));
+        for (int j = 0; j < 3; j++) {
+            parts[k].local[12 + j] -= cb->origin[j];
+        }
+    }
+    qsort(parts, n, sizeof(*parts), cmp_vox_part);
+    (void)rill__mesh_keep_vox_parts(cb->bt->r, mesh, parts, n);
+    rill_free(parts);
+}
+
 /* Makes one batch of merged mesh mm (members of one key); false when it could not (its members
  * stay instances). */
 static bool make_batch(cell_build *cb, const rill__merge_mesh *mm) {
@@ -186,6 +215,7 @@ static bool make_batch(cell_build *cb, const rill__merge_mesh *mm) {
         c->members.len = members0;
         return false;
     }
+    keep_vox_parts(cb, mesh, members0);
     settle_members(bt, c, members0);
     bt->stats.batches++;
     bt->stats.batched_entities += mm->member_count;

@@ -1,6 +1,8 @@
 /* gi_voxel.c: the CPU side of the voxel radiance clipmap (layout in gi_voxel.h). Once a frame:
  *   track     the snapshot's instances whose meshes keep a CPU copy of their triangles (their
- *             own, or a glTF model primitive's voxel copy, gi_voxel_source.c) are resident,
+ *             own, or the voxel copy of a glTF model primitive, terrain chunk or HLOD proxy,
+ *             gi_voxel_source.c) are resident, and the members a static batch's ranges draw
+ *             (each from its own mesh's copy, keyed by the batch's id and its place there),
  *             keyed by instance id; one that appears, changes (mesh, material or transform) or
  *             leaves (despawned, streamed out) marks the bricks its old and new bounds touch in
  *             every cascade dirty, so its voxels come and go with it. One that only moves (a
@@ -171,18 +173,16 @@ static void world_box(const float m[16], const float bmin[3], const float bmax[3
     }
 }
 
-/* Fills what inst voxelizes from the instance in; false when it cannot be voxelized (no CPU
- * triangles, a mode other than normal, bounds not finite). */
-static bool describe(rill_renderer *r, const rill_render_instance *in, rill__vox_inst *inst) {
-    if (in->mode != 0 || in->range_count != 0 || in->lod_fade < 0.0f) {
-        return false; /* ghosts, wireframes, partial draws, outgoing LOD levels */
-    }
-    const mesh_slot *m = rill__mesh_get(r, in->mesh);
+/* Fills what inst voxelizes of mesh drawn with material at transform as instance id; false when
+ * it cannot be voxelized (no CPU triangles, bounds not finite). */
+static bool describe_mesh(rill_renderer *r, uint64_t id, rill_mesh mesh, rill_material material,
+                          const float transform[16], rill__vox_inst *inst) {
+    const mesh_slot *m = rill__mesh_get(r, mesh);
     if (!m) {
         return false;
     }
     memset(inst, 0, sizeof(*inst));
-    if (m->vox.tri_count) { /* a model primitive: its voxel copy (gi_voxel_source.c) */
+    if (m->vox.tri_count) { /* a model primitive, terrain chunk, proxy: its voxel copy */
         inst->positions = m->vox.positions;
         inst->indices = m->vox.indices;
         inst->tri_count = m->vox.tri_count;
@@ -194,11 +194,11 @@ static bool describe(rill_renderer *r, const rill_render_instance *in, rill__vox
     } else {
         return false;
     }
-    inst->id = in->id;
-    inst->mesh = in->mesh;
-    inst->material = in->material;
-    memcpy(inst->transform, in->transform, sizeof(inst->transform));
-    const mat_slot *mat = rill__material_get(r, in->material);
+    inst->id = id;
+    inst->mesh = mesh;
+    inst->material = material;
+    memcpy(inst->transform, transform, sizeof(inst->transform));
+    const mat_slot *mat = rill__material_get(r, material);
     float tint[3] = {1.0f, 1.0f, 1.0f}; /* the base-colour texture's mean colour */
     if (mat) {
         rill__texture_gi_tint(r, mat->gi_texture, tint);
@@ -207,13 +207,18 @@ static bool describe(rill_renderer *r, const rill_render_instance *in, rill__vox
         inst->albedo[k] = mat ? mat->gi_albedo[k] * tint[k] : 0.8f;
         inst->emissive[k] = mat ? mat->gi_emissive[k] : 0.0f;
     }
-    world_box(in->transform, m->box_min, m->box_max, inst->box_min, inst->box_max);
+    world_box(transform, m->box_min, m->box_max, inst->box_min, inst->box_max);
     for (int k = 0; k < 3; k++) {
         if (!isfinite(inst->box_min[k]) || !isfinite(inst->box_max[k])) {
             return false;
         }
     }
     return true;
+}
+
+/* Whether instance in is voxelized at all: ghosts, wireframes and outgoing LOD levels are not. */
+static bool solid(const rill_render_instance *in) {
+    return in->id != 0 && in->mode == 0 && in->lod_fade >= 0.0f;
 }
 
 static bool same_inst(const rill__vox_inst *a, const rill__vox_inst *b) {
@@ -246,53 +251,120 @@ static uint32_t free_slot(rill__vox *vx) {
     return rill_array_push(&vx->insts, blank) ? vx->insts.len - 1 : UINT32_MAX;
 }
 
-static void track(rill_renderer *r, rill__vox *vx, const rill_render_snapshot *snap) {
+/* Tracks one voxelized instance (or static batch member) as described this frame. */
+static void track_one(rill__vox *vx, rill__vox_inst *now) {
     rill_map *ids = ids_of(vx);
+    now->seen = vx->frame;
+    uint64_t slot;
+    if (rill_map_get(ids, now->id, &slot)) {
+        rill__vox_inst *was = &vx->insts.data[slot];
+        if (was->seen == vx->frame) {
+            return; /* the id twice in one snapshot: the first wins */
+        }
+        if (!same_inst(was, now)) {
+            /* only its transform changed: it moves, and stays out while it does */
+            bool moving = was->mesh.id == now->mesh.id && was->material.id == now->material.id &&
+                          memcmp(was->albedo, now->albedo, sizeof(now->albedo)) == 0 &&
+                          memcmp(was->emissive, now->emissive, sizeof(now->emissive)) == 0;
+            if (!was->out) {
+                dirty_box(vx, was->box_min, was->box_max);
+            }
+            now->out = moving;
+            now->moved = vx->frame;
+            if (!moving) {
+                dirty_box(vx, now->box_min, now->box_max);
+            }
+            *was = *now;
+        } else {
+            was->seen = vx->frame;
+            was->positions = now->positions; /* the same mesh: the same copy */
+            was->indices = now->indices;
+            if (was->out && vx->frame - was->moved >= RILL__VOX_STILL_FRAMES) {
+                was->out = false; /* still long enough: it voxelizes where it stands */
+                dirty_box(vx, was->box_min, was->box_max);
+            }
+        }
+        return;
+    }
+    uint32_t s = free_slot(vx);
+    if (s == UINT32_MAX || !rill_map_set(ids, now->id, s)) {
+        return; /* out of memory: this one stays out of the clipmap */
+    }
+    vx->insts.data[s] = *now;
+    vx->live++;
+    dirty_box(vx, now->box_min, now->box_max);
+}
+
+static void mat_mul(const float a[16], const float b[16], float out[16]) {
+    for (int c = 0; c < 4; c++) {
+        for (int r = 0; r < 4; r++) {
+            float v = 0.0f;
+            for (int k = 0; k < 4; k++) {
+                v += a[k * 4 + r] * b[c * 4 + k];
+            }
+            out[c * 4 + r] = v;
+        }
+    }
+}
+
+/* The first of parts[0, n) (by first_index) at or after index i. */
+static uint32_t first_part_at(const rill__vox_part *parts, uint32_t n, uint32_t i) {
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        if (parts[mid].first_index < i) {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+/* A static batch (an instance drawing ranges of a merged mesh): each member wholly inside one of
+ * its ranges is tracked as an instance of its own mesh (its voxel copy), keyed by the batch's
+ * id and its place in the batch, so members switched off (hidden LOD levels) have no voxels. */
+static void track_ranged(rill_renderer *r, rill__vox *vx, const rill_render_snapshot *snap,
+                         const rill_render_instance *in) {
+    const mesh_slot *bm = rill__mesh_get(r, in->mesh);
+    if (!bm || !bm->vox.part_count || !snap->ranges || in->range_first > snap->range_count ||
+        in->range_count > snap->range_count - in->range_first) {
+        return;
+    }
+    const rill__vox_part *parts = bm->vox.parts;
+    uint32_t n = bm->vox.part_count;
+    for (uint32_t k = 0; k < in->range_count; k++) {
+        const rill_render_range *rg = &snap->ranges[in->range_first + k];
+        uint64_t end = (uint64_t)rg->first_index + rg->index_count;
+        for (uint32_t p = first_part_at(parts, n, rg->first_index);
+             p < n && parts[p].first_index < end; p++) {
+            if ((uint64_t)parts[p].first_index + parts[p].index_count > end) {
+                break; /* not wholly inside: not drawn as it is */
+            }
+            uint64_t key[2] = {in->id, p};
+            float t[16];
+            mat_mul(in->transform, parts[p].local, t);
+            rill__vox_inst now;
+            if (describe_mesh(r, rill_hash64(key, sizeof(key)) | 1u, parts[p].mesh, in->material, t,
+                              &now)) {
+                track_one(vx, &now);
+            }
+        }
+    }
+}
+
+static void track(rill_renderer *r, rill__vox *vx, const rill_render_snapshot *snap) {
     for (uint32_t i = 0; i < snap->instance_count; i++) {
         const rill_render_instance *in = &snap->instances[i];
         rill__vox_inst now;
-        if (in->id == 0 || !describe(r, in, &now)) {
+        if (!solid(in)) {
             continue;
         }
-        now.seen = vx->frame;
-        uint64_t slot;
-        if (rill_map_get(ids, in->id, &slot)) {
-            rill__vox_inst *was = &vx->insts.data[slot];
-            if (was->seen == vx->frame) {
-                continue; /* the id twice in one snapshot: the first wins */
-            }
-            if (!same_inst(was, &now)) {
-                /* only its transform changed: it moves, and stays out while it does */
-                bool moving = was->mesh.id == now.mesh.id && was->material.id == now.material.id &&
-                              memcmp(was->albedo, now.albedo, sizeof(now.albedo)) == 0 &&
-                              memcmp(was->emissive, now.emissive, sizeof(now.emissive)) == 0;
-                if (!was->out) {
-                    dirty_box(vx, was->box_min, was->box_max);
-                }
-                now.out = moving;
-                now.moved = vx->frame;
-                if (!moving) {
-                    dirty_box(vx, now.box_min, now.box_max);
-                }
-                *was = now;
-            } else {
-                was->seen = vx->frame;
-                was->positions = now.positions; /* the same mesh: the same copy */
-                was->indices = now.indices;
-                if (was->out && vx->frame - was->moved >= RILL__VOX_STILL_FRAMES) {
-                    was->out = false; /* still long enough: it voxelizes where it stands */
-                    dirty_box(vx, was->box_min, was->box_max);
-                }
-            }
-            continue;
+        if (in->range_count) {
+            track_ranged(r, vx, snap, in);
+        } else if (describe_mesh(r, in->id, in->mesh, in->material, in->transform, &now)) {
+            track_one(vx, &now);
         }
-        uint32_t s = free_slot(vx);
-        if (s == UINT32_MAX || !rill_map_set(ids, in->id, s)) {
-            continue; /* out of memory: this one stays out of the clipmap */
-        }
-        vx->insts.data[s] = now;
-        vx->live++;
-        dirty_box(vx, now.box_min, now.box_max);
     }
     for (uint32_t s = 0; s < vx->insts.len; s++) {
         if (vx->insts.data[s].id != 0 && vx->insts.data[s].seen != vx->frame) {

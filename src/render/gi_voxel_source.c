@@ -7,7 +7,10 @@
  * triangles are left. Clustering rather than an edge-collapse simplifier: the voxelizer only
  * needs where the surface is, to within a voxel, and clustering is one linear pass with a bound
  * on its error, where an error-driven simplifier's cost and result depend on the mesh. The copy
- * lives in the mesh slot and goes when the mesh is destroyed (the model unloads). */
+ * lives in the mesh slot and goes when the mesh is destroyed (the model unloads). Terrain chunks
+ * and HLOD proxy parts (gpu_only too) get one the same way from their interleaved vertices; a
+ * static batch's merged mesh keeps only its members' places (rill__vox_part), voxelized from the
+ * members' own copies. */
 #include "gi_voxel.h"
 
 #include <math.h>
@@ -16,6 +19,7 @@
 void rill__vox_source_free(rill__vox_source *s) {
     rill_free(s->positions);
     rill_free(s->indices);
+    rill_free(s->parts);
     memset(s, 0, sizeof(*s));
 }
 
@@ -186,4 +190,41 @@ bool rill__mesh_keep_vox_source(rill_renderer *r, rill_mesh mesh, const float *p
         return true; /* it has its own copy, or it deforms */
     }
     return rill__vox_source_build(positions, vertex_count, indices, index_count, scale, &m->vox);
+}
+
+bool rill__mesh_keep_vox_source_strided(rill_renderer *r, rill_mesh mesh, const void *positions,
+                                        size_t stride, uint32_t vertex_count,
+                                        const uint32_t *indices, uint32_t index_count,
+                                        float scale) {
+    if (!positions || !vertex_count) {
+        return true;
+    }
+    float *xyz = rill_malloc_tagged((size_t)vertex_count * 3u * sizeof(float), RILL_MEM_RENDER);
+    if (!xyz) {
+        return false;
+    }
+    const uint8_t *p = positions;
+    for (uint32_t v = 0; v < vertex_count; v++) {
+        memcpy(&xyz[3u * v], p + (size_t)v * stride, 3u * sizeof(float));
+    }
+    bool ok = rill__mesh_keep_vox_source(r, mesh, xyz, vertex_count, indices, index_count, scale);
+    rill_free(xyz);
+    return ok;
+}
+
+bool rill__mesh_keep_vox_parts(rill_renderer *r, rill_mesh mesh, const rill__vox_part *parts,
+                               uint32_t count) {
+    int32_t i = r ? rill_pool_index(&r->mesh_pool, mesh.id) : -1;
+    if (i < 0 || !count) {
+        return true;
+    }
+    mesh_slot *m = &r->meshes[i];
+    rill__vox_source_free(&m->vox);
+    m->vox.parts = rill_malloc_tagged((size_t)count * sizeof(*parts), RILL_MEM_RENDER);
+    if (!m->vox.parts) {
+        return false;
+    }
+    memcpy(m->vox.parts, parts, (size_t)count * sizeof(*parts));
+    m->vox.part_count = count;
+    return true;
 }

@@ -5,6 +5,8 @@
  * the snapshot as ordinary instances with the LOD crossfade's dither fade. */
 #include "rill/render/hlod.h"
 
+#include "render_internal.h"
+
 #include "rill/formats/hlod.h"
 #include "rill/scene.h"
 
@@ -237,6 +239,11 @@ static bool make_mesh(rill_renderer *r, const rill_hlod_part *pt, const char *la
                                                          .gpu_only = true},
                                        &err);
     }
+    /* The voxel GI's copy of its triangles (gpu_only keeps none); out of memory: no voxels. */
+    if (ok && out->id) {
+        (void)rill__mesh_keep_vox_source_strided(
+            r, *out, pt->vertices[0].position, sizeof(pt->vertices[0]), nv, pt->indices, ni, 1.0f);
+    }
     rill_free(v);
     rill_free(idx);
     return ok && out->id != 0;
@@ -253,7 +260,9 @@ static bool make_part(rill_renderer *r, const rill_hlod_part *pt, const char *la
     }
     uint8_t px[HLOD_ATLAS * HLOD_ATLAS * 4u];
     for (uint32_t i = 0; i < HLOD_ATLAS * HLOD_ATLAS; i++) {
-        uint32_t c = pt->palette[i < pt->palette_count ? i : 0];
+        /* Unused texels are transparent: the texture's mean colour (what voxel GI gives the
+         * proxy) is then its palette's (no texel outside the palette is sampled). */
+        uint32_t c = i < pt->palette_count ? pt->palette[i] : (pt->palette[0] & 0x00FFFFFFu);
         for (uint32_t k = 0; k < 4; k++) {
             px[i * 4u + k] = (uint8_t)(c >> (8u * k));
         }

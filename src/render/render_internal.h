@@ -32,14 +32,26 @@ typedef struct rill__ib_share {
     uint32_t users;
 } rill__ib_share;
 
+/* One member of a static batch's merged mesh, as the voxel GI reads it: its triangles there
+ * (what the batch instance's ranges name) and its own mesh (a model primitive with its voxel
+ * copy) placed in the merged mesh's space. */
+typedef struct rill__vox_part {
+    uint32_t first_index, index_count;
+    rill_mesh mesh;
+    float local[16];
+} rill__vox_part;
+
 /* The triangles the voxel GI reads for a mesh without a CPU copy of its own (gi_voxel_source.c):
  * xyz per vertex, a triangle list; `cell` is the clustering grid (metres) it was simplified on,
- * 0 when kept as it is. Owned by the mesh slot. */
+ * 0 when kept as it is. A static batch's merged mesh keeps no triangles but its members (parts,
+ * by first_index), each voxelized from its own mesh. Owned by the mesh slot. */
 typedef struct rill__vox_source {
     float *positions;
     uint32_t *indices;
     uint32_t vertex_count, tri_count;
     float cell;
+    rill__vox_part *parts;
+    uint32_t part_count;
 } rill__vox_source;
 
 typedef struct mesh_slot {
@@ -599,6 +611,14 @@ const mesh_slot *rill__mesh_get(const rill_renderer *r, rill_mesh mesh);
 bool rill__mesh_keep_vox_source(rill_renderer *r, rill_mesh mesh, const float *positions,
                                 uint32_t vertex_count, const uint32_t *indices,
                                 uint32_t index_count, float scale);
+/* The same from positions `stride` bytes apart (a vertex struct's position member). */
+bool rill__mesh_keep_vox_source_strided(rill_renderer *r, rill_mesh mesh, const void *positions,
+                                        size_t stride, uint32_t vertex_count,
+                                        const uint32_t *indices, uint32_t index_count, float scale);
+/* Gives a static batch's merged mesh its members (copied; sorted by first_index by the caller),
+ * which the voxel GI voxelizes in its stead. False when out of memory. */
+bool rill__mesh_keep_vox_parts(rill_renderer *r, rill_mesh mesh, const rill__vox_part *parts,
+                               uint32_t count);
 void rill__vox_source_free(rill__vox_source *s);
 /* A mesh that draws a skinned mesh `base`'s posed vertices: its own vertex buffer (storage and
  * vertex, filled by the skinning pass, never uploaded), base's indices and edges shared. {0} with

@@ -328,6 +328,12 @@ static void upload_chunk(rill_render_terrain *rt, terrain_gpu *g, uint32_t i,
         ib->index_count = m->index_count;
         ib->edge_index_count = m->edge_index_count;
     }
+    /* The voxel GI's copy of the chunk's triangles (the GPU mesh keeps none). */
+    if (!rill__mesh_keep_vox_source_strided(rt->renderer, mesh, m->vertices, sizeof(float) * 6u,
+                                            m->vertex_count, m->indices, m->index_count, 1.0f)) {
+        RILL_LOG_WARN(LOGM, "terrain %u: chunk %u: out of memory for its voxel copy",
+                      RILL_ENTITY_INDEX(g->entity), i);
+    }
     ib->users++;
     g->chunks[i].mesh = mesh;
     g->chunks[i].version = m->version;

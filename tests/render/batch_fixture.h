@@ -69,10 +69,11 @@ static inline void batch_fx_camera_spawn(batch_fx *f, const batch_fx_camera *cam
 
 /* Opens the fixture into *f (zeroed first): m.glb written to $RILL_TEST_TMP/<dir_name> (or
  * /tmp/rill_test_<dir_name>/<dir_name> without it) and loaded, a width x height renderer at LOW
- * quality on `backend` (a Vulkan test without a driver fails here), the world, its render assets,
- * then cam's camera. */
-static inline void batch_fx_open(batch_fx *f, const char *dir_name, uint32_t width, uint32_t height,
-                                 rill_render_backend backend, const batch_fx_camera *cam) {
+ * quality (batch_fx_open_quality: at `quality`) on `backend` (a Vulkan test without a driver fails
+ * here), the world, its render assets, then cam's camera. */
+static inline void batch_fx_open_quality(batch_fx *f, const char *dir_name, uint32_t width,
+                                         uint32_t height, rill_render_backend backend,
+                                         const batch_fx_camera *cam, rill_render_quality quality) {
     memset(f, 0, sizeof(*f));
     rill_error err = {0};
     uint8_t *glb = NULL;
@@ -93,7 +94,7 @@ static inline void batch_fx_open(batch_fx *f, const char *dir_name, uint32_t wid
     f->asset = rill_asset_load_sync(f->as, "m.glb", &err);
     assert_int_equal(rill_asset_get_state(f->as, f->asset), RILL_ASSET_STATE_LOADED);
     f->r = render_test_renderer((rill_renderer_desc){
-        .width = width, .height = height, .quality = RILL_RENDER_QUALITY_LOW, .backend = backend});
+        .width = width, .height = height, .quality = quality, .backend = backend});
     assert_non_null(f->r);
     f->w = rill_world_create(NULL, NULL);
     assert_int_equal(rill_render_register_components(f->w, &f->rc, &err), RILL_OK);
@@ -101,6 +102,11 @@ static inline void batch_fx_open(batch_fx *f, const char *dir_name, uint32_t wid
         &(rill_render_assets_desc){.renderer = f->r, .assets = f->as, .world = f->w}, &err);
     assert_non_null(f->ra);
     batch_fx_camera_spawn(f, cam);
+}
+
+static inline void batch_fx_open(batch_fx *f, const char *dir_name, uint32_t width, uint32_t height,
+                                 rill_render_backend backend, const batch_fx_camera *cam) {
+    batch_fx_open_quality(f, dir_name, width, height, backend, cam, RILL_RENDER_QUALITY_LOW);
 }
 
 /* Stands e on the ground at (x, z); `turned`: turned about +Y by 0.1 x radians (batches must turn
