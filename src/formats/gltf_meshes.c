@@ -390,10 +390,6 @@ static rill_result read_primitive(rd *r, const rill__gj *p, const char *where, b
     RILL_TRY(rill__rd_js_object(r, p, where));
     uint64_t mode = 0;
     RILL_TRY(rill__rd_js_uint(r, p, "mode", where, 4, 6, &mode));
-    if (mode < 4) { /* points and lines: counted in the left-out warning (gltf_unkept.c) */
-        *out_skip = true;
-        return RILL_OK;
-    }
     const rill__gj *attrs;
     RILL_TRY(rill__rd_js_member_object(r, p, "attributes", where, &attrs));
     if (!attrs) {
@@ -478,13 +474,22 @@ static rill_result read_primitive(rd *r, const rill__gj *p, const char *where, b
     }
     char iw[192];
     rill__rd_join_path(iw, sizeof(iw), where, ".indices");
-    RILL_TRY(to_triangle_list(r, (int)mode, iw, &prim->indices, &prim->index_count));
+    if (mode < 4) {
+        RILL_TRY(rill__rd_expand_points_lines(r, (int)mode, where, prim));
+    } else {
+        RILL_TRY(to_triangle_list(r, (int)mode, iw, &prim->indices, &prim->index_count));
+    }
     if (prim->index_count == 0) {
         /* A strip or fan of fewer than three indices draws nothing; like points and lines it is
          * left out, so every primitive in the model has at least one triangle. */
-        RILL_LOG_WARN("formats", "%s: %s: no triangles; skipped", r->name, where);
+        RILL_LOG_WARN("formats", "%s: %s: no triangles (or no point or line segment); skipped",
+                      r->name, where);
         *out_skip = true;
         return RILL_OK;
+    }
+    if (mode < 4) {
+        RILL_TRY(rill__rd_check_extensions(r, p, where));
+        return finish_primitive(r, where, true, prim); /* flat unit normals already */
     }
     RILL_TRY(read_edges_ext(r, p, where, prim));
     return finish_primitive(r, where, prim->normals && nc.unit, prim);
@@ -590,7 +595,7 @@ static rill_result budget_meshes(rd *r, const rill__gj *arr) {
             const rill__gj *attrs = rill__gj_get(p, "attributes");
             const rill__gj *mode = rill__gj_get(p, "mode");
             uint32_t n = 0, unused = 0, corners = 0;
-            if (!attrs || (mode && (!rill__gj_is_number(mode) || rill__gj_num(mode) < 4.0)) ||
+            if (!attrs || (mode && !rill__gj_is_number(mode)) ||
                 !attribute_bytes(r, attrs, "POSITION", &n)) {
                 pi++;
                 continue;

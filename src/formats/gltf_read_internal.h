@@ -190,6 +190,14 @@ rill_result rill__rd_read_variants(rd *r);
 rill_result rill__rd_read_variant_mappings(rd *r, const rill__gj *p, const char *where,
                                            rill_gltf_primitive *prim);
 
+/* gltf_points_lines.c */
+
+/* Turns point / line primitive prim (mode 0 to 3; its indices read, a list of `mode`) into
+ * triangles: octahedra for points, prisms for segments (see RILL_GLTF_POINT_LINE_SIZE), normals
+ * flat, the other attributes gathered; tangents and edges dropped; bounds recomputed. */
+rill_result rill__rd_expand_points_lines(rd *r, int mode, const char *where,
+                                         rill_gltf_primitive *prim);
+
 /* gltf_nodes.c */
 
 rill_result rill__rd_read_cameras_lights(rd *r);

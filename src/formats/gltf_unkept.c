@@ -1,5 +1,5 @@
 /* gltf_unkept.c: what a glTF file holds that rill_gltf_model leaves out (animation channels on
- * other targets than nodes, point and line primitives, TANGENT morph targets, attribute sets
+ * other targets than nodes, TANGENT morph targets, attribute sets
  * beyond the kept ones, extensions Rill does not read), summed up in one
  * line so the reader can warn instead of dropping content silently; and the list of extensions
  * the reader does read. */
@@ -118,29 +118,12 @@ static void scan_meshes(const rill__gj *root, uint32_t *morphed, const char **na
     }
 }
 
-/* Primitives drawn as points or lines (modes 0 to 3), which the reader skips. */
-static uint32_t point_line_primitives(const rill__gj *root) {
-    uint32_t n = 0;
-    const rill__gj *mesh, *prim;
-    RILL__GJ_FOR(mesh, rill__gj_get(root, "meshes")) {
-        RILL__GJ_FOR(prim, rill__gj_get(mesh, "primitives")) {
-            const rill__gj *mode = rill__gj_get(prim, "mode");
-            n += mode && rill__gj_is_number(mode) && rill__gj_num(mode) < 4.0;
-        }
-    }
-    return n;
-}
-
 size_t rill__gltf_unkept_summary(const rill__gj *root, char *out, size_t cap) {
     size_t len = 0;
     out[0] = '\0';
     uint32_t n = dropped_channels(root);
     if (n) {
         put(out, cap, &len, "%u animation channel%s without a node target", n, n == 1 ? "" : "s");
-    }
-    uint32_t lines = point_line_primitives(root);
-    if (lines) {
-        put(out, cap, &len, "%u point or line primitive%s", lines, lines == 1 ? "" : "s");
     }
     const char *names[8];
     uint32_t name_count = 0, morphed = 0;

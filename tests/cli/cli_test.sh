@@ -2121,6 +2121,32 @@ RSN
     run 1 render squares.gltf --size 64x64 --variant purple --out x.png
     expect_err "no model has this material variant (the first model has: blue, green, plain)"
     ;;
+render_points_lines)
+    # Point and line primitives (issue 28) draw: a square outline as a line loop (mode 2) of four
+    # vertices, emissive white on black, and the same four vertices as points (mode 0). The
+    # reader turns segments into thin prisms and points into small octahedra; the picture shows
+    # the outline (bright pixels), and nothing is named as left out.
+    cat >loop.gltf <<'GLTF'
+{"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],"nodes":[{"name":"square","mesh":0}],"materials":[{"pbrMetallicRoughness":{"baseColorFactor":[0,0,0,1]},"emissiveFactor":[1,1,1]}],"meshes":[{"primitives":[{"attributes":{"POSITION":0},"material":0,"mode":2}]}],"buffers":[{"byteLength":48,"uri":"data:application/octet-stream;base64,AACAvwAAgL8AAAAAAACAPwAAgL8AAAAAAACAPwAAgD8AAAAAAACAvwAAgD8AAAAA"}],"bufferViews":[{"buffer":0,"byteLength":48}],"accessors":[{"bufferView":0,"componentType":5126,"count":4,"type":"VEC3","min":[-1,-1,0],"max":[1,1,0]}]}
+GLTF
+    sed 's/"mode":2/"mode":0/' loop.gltf >points.gltf
+    sed 's/"mode":2/"mode":3/' loop.gltf >strip.gltf
+    all=$(for y in $(seq 0 63); do for x in $(seq 0 63); do printf '%s %s ' "$x" "$y"; done; done)
+    bright() { "$PNG_PIXEL" "$1" $all | awk '$1 + $2 + $3 > 300 { n++ } END { print n + 0 }'; }
+    expect_err_none() { ! grep -q -- "$1" err.txt || fail "stderr has: $1"; }
+    run 0 render loop.gltf --size 64x64 --out loop.png
+    expect_err_none "left out"
+    expect_err_none "skipped"
+    run 0 render strip.gltf --size 64x64 --out strip.png
+    run 0 render points.gltf --size 64x64 --out points.png
+    nl=$(bright loop.png) ns=$(bright strip.png) np=$(bright points.png)
+    # Lines about a pixel wide (0.5 % of the diagonal; lavapipe 64x64: loop 56, strip 49, points 1).
+    [ "$nl" -gt 30 ] || fail "the line loop shows $nl bright pixels"
+    # The strip lacks the loop's closing side: fewer bright pixels.
+    [ "$ns" -gt 20 ] && [ "$ns" -lt "$nl" ] || fail "the strip shows $ns bright pixels (loop $nl)"
+    # Four small octahedra: a few bright pixels, far fewer than the outline.
+    [ "$np" -gt 0 ] && [ "$np" -lt $((nl / 3)) ] || fail "the points show $np bright pixels"
+    ;;
 render_emissive_strength)
     # KHR_materials_emissive_strength (issue 28): emission 0.05 at strength 8 draws as emission
     # 0.4 without the extension, and differs from 0.05 alone.

@@ -51,6 +51,16 @@ static void test_assimp_good(void **state) {
         {"glTF2/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_13.gltf", 2},
         {"glTF2/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_14.gltf", 2},
         {"glTF2/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_15.gltf", 2},
+        /* Points (an octahedron of 8 triangles each) and the square's outline as lines, a loop
+         * and a strip, with and without indices (4 segments, a prism of 6 triangles each). */
+        {"glTF2/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_00.gltf", 8192},
+        {"glTF2/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_01.gltf", 24},
+        {"glTF2/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_02.gltf", 24},
+        {"glTF2/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_03.gltf", 24},
+        {"glTF2/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_07.gltf", 8192},
+        {"glTF2/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_08.gltf", 24},
+        {"glTF2/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_09.gltf", 24},
+        {"glTF2/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_10.gltf", 24},
     };
     for (size_t i = 0; i < RILL_COUNTOF(good); i++) {
         char path[512];
@@ -603,18 +613,59 @@ static void test_primitive_modes(void **state) {
     rill_gltf_model *m;
     rill_error err = {0};
     rill_test_log cap = {0};
-    /* Points: skipped and counted in the one left-out warning; the model still loads. */
-    tri_gltf(text, sizeof(text), k_tri, k_pos_acc, "0", "");
-    replace(text, sizeof(text), "\"indices\":1}", "\"indices\":1,\"mode\":0}");
-    rill_test_log_begin(&cap);
-    assert_int_equal(read_text(text, "pts.gltf", &m, &err), RILL_OK);
-    rill_test_log_end(&cap);
-    assert_int_equal(rill_test_log_count(&cap, RILL_LOG_WARN), 1);
-    assert_true(rill_test_log_last_has(
-        &cap, "pts.gltf: left out (Rill does not read them): 1 point or line primitive"));
-    assert_int_equal(m->skipped_primitives, 1);
-    assert_int_equal(m->meshes[0].primitive_count, 0);
-    rill_gltf_model_free(m);
+    /* Points and lines are read as triangles, without a warning: the three indices as 3 points
+     * (an octahedron each, 8 triangles), lines (1 segment, a prism of 6 triangles), a loop (3
+     * segments) and a strip (2), of radius 0.005 x the diagonal (sqrt 2) around the vertices. */
+    static const uint32_t want_tris[4] = {24, 6, 18, 12};
+    const float s = 0.005f * 1.41421356f;
+    for (int mode = 0; mode <= 3; mode++) {
+        char repl[64];
+        snprintf(repl, sizeof(repl), "\"indices\":1,\"mode\":%d}", mode);
+        tri_gltf(text, sizeof(text), k_tri, k_pos_acc, "0", "");
+        replace(text, sizeof(text), "\"indices\":1}", repl);
+        rill_test_log_begin(&cap);
+        assert_int_equal(read_text(text, "pts.gltf", &m, &err), RILL_OK);
+        rill_test_log_end(&cap);
+        assert_int_equal(rill_test_log_count(&cap, RILL_LOG_WARN), 0);
+        assert_int_equal(m->skipped_primitives, 0);
+        assert_int_equal(m->meshes[0].primitive_count, 1);
+        assert_int_equal(rill_gltf_model_triangle_count(m), want_tris[mode]);
+        const rill_gltf_primitive *p = &m->meshes[0].primitives[0];
+        /* Octahedra reach s; a prism's triangular section reaches between s / 2 and s. */
+        assert_true(p->bounds_max[2] > (mode ? 0.49f : 0.999f) * s &&
+                    p->bounds_max[2] < 1.001f * s);
+        assert_true(p->bounds_min[2] < -(mode ? 0.49f : 0.999f) * s);
+        /* Every triangle faces away from the shape's centre line (flat normals, outward). */
+        for (uint32_t t = 0; t < p->index_count / 3u; t++) {
+            const float *a = &p->positions[(size_t)p->indices[t * 3] * 3];
+            const float *b = &p->positions[(size_t)p->indices[t * 3 + 1] * 3];
+            const float *c = &p->positions[(size_t)p->indices[t * 3 + 2] * 3];
+            float e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+            float e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+            float n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+                          e1[0] * e2[1] - e1[1] * e2[0]};
+            const float *vn = &p->normals[(size_t)p->indices[t * 3] * 3];
+            assert_true(n[0] * vn[0] + n[1] * vn[1] + n[2] * vn[2] > 0.0f);
+        }
+        rill_gltf_model_free(m);
+    }
+    /* Points past the expansion limit (24 vertices each, at most 2^24) are refused, naming the
+     * primitive, before anything is allocated for them. */
+    tri_gltf(text, sizeof(text), k_tri,
+             "{\"componentType\":5126,\"count\":700000,\"type\":\"VEC3\"}", "0", "");
+    replace(text, sizeof(text), "\"indices\":1}", "\"mode\":0}");
+    rill_limits saved, wide;
+    rill_limits_get(&saved);
+    wide = saved;
+    wide.model_expansion = 1u << 20; /* the accessor of zeros alone would trip this limit first */
+    rill_limits_set(&wide);
+    rill_result big = read_text(text, "pts.gltf", &m, &err);
+    rill_limits_set(&saved);
+    assert_int_equal(big, RILL_ERR_LIMIT);
+    if (!strstr(err.msg, "pts.gltf: meshes[0].primitives[0]: 700000 points expand to 16800000 "
+                         "vertices (limit 2^24)")) {
+        fail_msg("%s", err.msg);
+    }
     /* Strip and fan of three indices: one triangle each, winding kept. */
     for (int mode = 5; mode <= 6; mode++) {
         char repl[64];

@@ -265,6 +265,13 @@ typedef struct rill_gltf_mesh {
     float *weights;
 } rill_gltf_mesh;
 
+/* Point and line primitives (modes 0 to 3) are read as triangles: each point an octahedron, each
+ * line segment a triangular prism along it, of radius RILL_GLTF_POINT_LINE_SIZE times the
+ * primitive's bounding diagonal, at least RILL_GLTF_POINT_LINE_MIN (mesh units); every generated
+ * vertex keeps the attributes of the vertex it stands for. */
+#define RILL_GLTF_POINT_LINE_SIZE 0.005f
+#define RILL_GLTF_POINT_LINE_MIN 0.001f
+
 /* The most morph targets a primitive may have (the reader refuses more). */
 #define RILL_GLTF_MAX_TARGETS 256u
 
@@ -433,7 +440,7 @@ typedef struct rill_gltf_model {
     rill_gltf_animation *animations;
     uint32_t skin_count;
     rill_gltf_skin *skins;
-    uint32_t skipped_primitives; /* points/lines primitives the reader left out */
+    uint32_t skipped_primitives; /* primitives the reader left out (no triangles, no shape) */
     /* KHR_materials_variants: the names of the file's material variants (each non-NULL; names
      * may repeat, rill_gltf_model_find_variant finds the first), at most RILL_GLTF_MAX_VARIANTS. */
     uint32_t variant_count;
