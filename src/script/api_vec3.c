@@ -36,8 +36,7 @@ const double *rill__script_test_vec3(lua_State *L, int idx) {
     return p ? p->v : NULL;
 }
 
-/* A vec3 argument (or a table a vec3 is read from) into out; raises naming what was expected. */
-static void arg_vec3(lua_State *L, int idx, const char *op, double out[3]) {
+void rill__script_arg_vec3(lua_State *L, int idx, const char *op, double out[3]) {
     const double *v = rill__script_test_vec3(L, idx);
     if (v) {
         memcpy(out, v, sizeof(double) * 3);
@@ -110,21 +109,21 @@ static int push3(lua_State *L, double x, double y, double z) {
 
 static int v_add(lua_State *L) {
     double a[3], b[3];
-    arg_vec3(L, 1, "vec3 +", a);
-    arg_vec3(L, 2, "vec3 +", b);
+    rill__script_arg_vec3(L, 1, "vec3 +", a);
+    rill__script_arg_vec3(L, 2, "vec3 +", b);
     return push3(L, a[0] + b[0], a[1] + b[1], a[2] + b[2]);
 }
 
 static int v_sub(lua_State *L) {
     double a[3], b[3];
-    arg_vec3(L, 1, "vec3 -", a);
-    arg_vec3(L, 2, "vec3 -", b);
+    rill__script_arg_vec3(L, 1, "vec3 -", a);
+    rill__script_arg_vec3(L, 2, "vec3 -", b);
     return push3(L, a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 }
 
 static int v_unm(lua_State *L) {
     double a[3];
-    arg_vec3(L, 1, "vec3 unary -", a);
+    rill__script_arg_vec3(L, 1, "vec3 unary -", a);
     return push3(L, -a[0], -a[1], -a[2]);
 }
 
@@ -133,27 +132,27 @@ static int v_mul(lua_State *L) {
     double a[3], b[3];
     if (lua_type(L, 1) == LUA_TNUMBER) {
         double k = lua_tonumber(L, 1);
-        arg_vec3(L, 2, "vec3 *", b);
+        rill__script_arg_vec3(L, 2, "vec3 *", b);
         return push3(L, k * b[0], k * b[1], k * b[2]);
     }
-    arg_vec3(L, 1, "vec3 *", a);
+    rill__script_arg_vec3(L, 1, "vec3 *", a);
     if (lua_type(L, 2) == LUA_TNUMBER) {
         double k = lua_tonumber(L, 2);
         return push3(L, a[0] * k, a[1] * k, a[2] * k);
     }
-    arg_vec3(L, 2, "vec3 *", b);
+    rill__script_arg_vec3(L, 2, "vec3 *", b);
     return push3(L, a[0] * b[0], a[1] * b[1], a[2] * b[2]);
 }
 
 /* a / s, or a / b per lane. */
 static int v_div(lua_State *L) {
     double a[3], b[3];
-    arg_vec3(L, 1, "vec3 /", a);
+    rill__script_arg_vec3(L, 1, "vec3 /", a);
     if (lua_type(L, 2) == LUA_TNUMBER) {
         double k = lua_tonumber(L, 2);
         return push3(L, a[0] / k, a[1] / k, a[2] / k);
     }
-    arg_vec3(L, 2, "vec3 /", b);
+    rill__script_arg_vec3(L, 2, "vec3 /", b);
     return push3(L, a[0] / b[0], a[1] / b[1], a[2] / b[2]);
 }
 
@@ -166,7 +165,7 @@ static int v_eq(lua_State *L) {
 
 static int v_tostring(lua_State *L) {
     double a[3];
-    arg_vec3(L, 1, "tostring", a);
+    rill__script_arg_vec3(L, 1, "tostring", a);
     char buf[128];
     snprintf(buf, sizeof(buf), "vec3(%g, %g, %g)", a[0], a[1], a[2]);
     lua_pushstring(L, buf);
@@ -181,23 +180,23 @@ static double dot3(const double a[3], const double b[3]) {
 
 static int m_dot(lua_State *L) {
     double a[3], b[3];
-    arg_vec3(L, 1, "dot", a);
-    arg_vec3(L, 2, "dot", b);
+    rill__script_arg_vec3(L, 1, "dot", a);
+    rill__script_arg_vec3(L, 2, "dot", b);
     lua_pushnumber(L, dot3(a, b));
     return 1;
 }
 
 static int m_cross(lua_State *L) {
     double a[3], b[3];
-    arg_vec3(L, 1, "cross", a);
-    arg_vec3(L, 2, "cross", b);
+    rill__script_arg_vec3(L, 1, "cross", a);
+    rill__script_arg_vec3(L, 2, "cross", b);
     return push3(L, a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
                  a[0] * b[1] - a[1] * b[0]);
 }
 
 static int m_length(lua_State *L) {
     double a[3];
-    arg_vec3(L, 1, "length", a);
+    rill__script_arg_vec3(L, 1, "length", a);
     lua_pushnumber(L, sqrt(dot3(a, a)));
     return 1;
 }
@@ -205,7 +204,7 @@ static int m_length(lua_State *L) {
 /* The unit vector along a; (0, 0, 0) for a zero vector. */
 static int m_normalized(lua_State *L) {
     double a[3];
-    arg_vec3(L, 1, "normalized", a);
+    rill__script_arg_vec3(L, 1, "normalized", a);
     double l = sqrt(dot3(a, a));
     if (l == 0) {
         return push3(L, 0, 0, 0);
@@ -215,16 +214,16 @@ static int m_normalized(lua_State *L) {
 
 static int m_lerp(lua_State *L) {
     double a[3], b[3];
-    arg_vec3(L, 1, "lerp", a);
-    arg_vec3(L, 2, "lerp", b);
+    rill__script_arg_vec3(L, 1, "lerp", a);
+    rill__script_arg_vec3(L, 2, "lerp", b);
     double t = luaL_checknumber(L, 3);
     return push3(L, a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t);
 }
 
 static int m_distance(lua_State *L) {
     double a[3], b[3];
-    arg_vec3(L, 1, "distance", a);
-    arg_vec3(L, 2, "distance", b);
+    rill__script_arg_vec3(L, 1, "distance", a);
+    rill__script_arg_vec3(L, 2, "distance", b);
     double d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
     lua_pushnumber(L, sqrt(dot3(d, d)));
     return 1;
@@ -232,7 +231,7 @@ static int m_distance(lua_State *L) {
 
 static int m_copy(lua_State *L) {
     double a[3];
-    arg_vec3(L, 1, "copy", a);
+    rill__script_arg_vec3(L, 1, "copy", a);
     return push3(L, a[0], a[1], a[2]);
 }
 
@@ -254,14 +253,9 @@ static int v_call(lua_State *L) {
     return push3(L, ctor_lane(L, 2, 0), ctor_lane(L, 3, 1), ctor_lane(L, 4, 2));
 }
 
-/* The same without the table, for the prelude (quat's helpers make vec3s). */
-static int v_new(lua_State *L) {
-    return push3(L, ctor_lane(L, 1, 0), ctor_lane(L, 2, 1), ctor_lane(L, 3, 2));
-}
-
-/* Makes the vec3 metatable (kept as s->vec3_mt) and pushes three values: the `vec3` global
- * (callable, indexing the methods), a plain constructor function, and the methods table. The
- * metatable itself stays out of the scripts' reach: getmetatable(v) gives the methods table. */
+/* Makes the vec3 metatable (kept as s->vec3_mt) and pushes the `vec3` global (callable, indexing
+ * the methods). The metatable itself stays out of the scripts' reach: getmetatable(v) gives the
+ * methods table. */
 void rill__script_open_vec3(lua_State *L, rill_scripts *s) {
     static const luaL_Reg methods[] = {{"dot", m_dot},       {"cross", m_cross},
                                        {"length", m_length}, {"normalized", m_normalized},
@@ -295,7 +289,5 @@ void rill__script_open_vec3(lua_State *L, rill_scripts *s) {
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
     lua_setmetatable(L, -2);
-    lua_pushcfunction(L, v_new);
-    lua_pushvalue(L, m);
     lua_remove(L, m);
 }

@@ -73,24 +73,26 @@ static const char *const LANES[4] = {"x", "y", "z", "w"};
 static const char *const COLOR_LANES[4] = {"r", "g", "b", "a"};
 
 void rill__script_push_vec(lua_State *L, rill_scripts *s, const float *v, int n) {
+    double d[4] = {0};
+    for (int i = 0; i < n && i < 4; i++) {
+        d[i] = v[i];
+    }
     if (n == 3) {
-        double d[3] = {v[0], v[1], v[2]};
         rill__script_push_vec3(L, s, d);
-        return;
-    }
-    lua_createtable(L, 0, n);
-    for (int i = 0; i < n; i++) {
-        lua_rawgeti(L, LUA_REGISTRYINDEX, s->lane_key[i]);
-        lua_pushnumber(L, (lua_Number)v[i]);
-        lua_rawset(L, -3);
-    }
-    if (n == 4) {
-        lua_rawgeti(L, LUA_REGISTRYINDEX, s->quat_mt);
-        lua_setmetatable(L, -2);
+    } else if (n == 4) {
+        rill__script_push_quat(L, s, d);
+    } else {
+        lua_createtable(L, 0, n);
+        for (int i = 0; i < n; i++) {
+            lua_rawgeti(L, LUA_REGISTRYINDEX, s->lane_key[i]);
+            lua_pushnumber(L, (lua_Number)d[i]);
+            lua_rawset(L, -3);
+        }
     }
 }
 
-/* Reads a vector of n lanes from a vec3 (n <= 3), {x=, y=, ...}, {r=, g=, ...} or {a, b, c}. */
+/* Reads a vector of n lanes from a vec3 (n <= 3), a quat (n = 4), {x=, y=, ...}, {r=, g=, ...} or
+ * {a, b, c}. */
 bool rill__script_to_vec(lua_State *L, int idx, float *out, int n) {
     const double *v3 = rill__script_test_vec3(L, idx);
     if (v3) {
@@ -98,6 +100,13 @@ bool rill__script_to_vec(lua_State *L, int idx, float *out, int n) {
             out[i] = (float)v3[i];
         }
         return n <= 3;
+    }
+    const double *q = rill__script_test_quat(L, idx);
+    if (q) {
+        for (int i = 0; i < n; i++) {
+            out[i] = (float)q[i];
+        }
+        return n == 4;
     }
     if (lua_type(L, idx) != LUA_TTABLE) {
         return false;

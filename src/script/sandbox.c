@@ -363,50 +363,6 @@ static void keep_fields(lua_State *L, const char *const *names) {
     lua_remove(L, -2);
 }
 
-/* The quaternion type, in Lua: arithmetic on small tables is what the VM is fastest at. vec3 is
- * C (api_vec3.c); the chunk gets its plain constructor and its methods table. */
-static const char PRELUDE[] =
-    "local vec3, V = ...\n"
-    "local sqrt, sin, cos, acos = math.sqrt, math.sin, math.cos, math.acos\n"
-    "local Q = {}; Q.__index = Q\n"
-    "local function quat(x, y, z, w) return setmetatable({x = x or 0, y = y or 0, z = z or 0,\n"
-    "  w = w or 1}, Q) end\n"
-    "function Q.axis_angle(axis, angle) local n = V.normalized(axis) local s = sin(angle / 2)\n"
-    "  return quat(n.x * s, n.y * s, n.z * s, cos(angle / 2)) end\n"
-    "function Q.euler(x, y, z)\n" /* radians, applied Z then Y then X: q = qy * qx * qz */
-    "  return Q.axis_angle(vec3(0, 1, 0), y or 0) * Q.axis_angle(vec3(1, 0, 0), x or 0)\n"
-    "    * Q.axis_angle(vec3(0, 0, 1), z or 0) end\n"
-    "Q.__mul = function(a, b)\n"
-    "  if getmetatable(b) == V then\n"
-    "    local u = vec3(a.x, a.y, a.z) local t = V.cross(u, b) * 2\n"
-    "    return b + t * a.w + V.cross(u, t) end\n"
-    "  return quat(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,\n"
-    "    a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,\n"
-    "    a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,\n"
-    "    a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z) end\n"
-    "Q.__eq = function(a, b) return a.x == b.x and a.y == b.y and a.z == b.z and a.w == b.w end\n"
-    "Q.__tostring = function(a) return string.format('quat(%g, %g, %g, %g)', a.x, a.y, a.z, a.w) "
-    "end\n"
-    "function Q.dot(a, b) return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w end\n"
-    "function Q.length(a) return sqrt(Q.dot(a, a)) end\n"
-    "function Q.normalized(a) local l = Q.length(a)\n"
-    "  if l == 0 then return quat() end return quat(a.x / l, a.y / l, a.z / l, a.w / l) end\n"
-    "function Q.inverse(a) local d = Q.dot(a, a)\n"
-    "  if d == 0 then return quat() end return quat(-a.x / d, -a.y / d, -a.z / d, a.w / d) end\n"
-    "function Q.slerp(a, b, t) local d = Q.dot(a, b)\n"
-    "  if d < 0 then b = quat(-b.x, -b.y, -b.z, -b.w) d = -d end\n"
-    "  if d > 0.9995 then return Q.normalized(quat(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t,\n"
-    "    a.z + (b.z - a.z) * t, a.w + (b.w - a.w) * t)) end\n"
-    "  local th = acos(d) local s = sin(th)\n"
-    "  local wa, wb = sin((1 - t) * th) / s, sin(t * th) / s\n"
-    "  return quat(a.x * wa + b.x * wb, a.y * wa + b.y * wb, a.z * wa + b.z * wb,\n"
-    "    a.w * wa + b.w * wb) end\n"
-    "function Q.copy(a) return quat(a.x, a.y, a.z, a.w) end\n"
-    /* quat(...) constructs; quat.axis_angle and quat.euler hang off quat. */
-    "local quat_t = setmetatable({}, {__call = function(_, x, y, z, w) return quat(x, y, z, w)"
-    " end,\n  __index = Q})\n"
-    "return quat_t, Q\n";
-
 static int open_protected(lua_State *L) {
     rill_scripts *s = rill__script_get(L);
     luaL_requiref(L, LUA_GNAME, luaopen_base, 0);
@@ -467,18 +423,11 @@ static int open_protected(lua_State *L) {
     /* The real globals table keeps nothing a script could reach: scripts never see it. */
     lua_pushvalue(L, g);
     lua_setfield(L, LUA_REGISTRYINDEX, "rill.sandbox");
-    /* vec3 from api_vec3.c; quat from the prelude, run with the sandbox as its globals. */
-    rill__script_open_vec3(L, s); /* the global, the methods, the constructor */
-    if (luaL_loadbufferx(L, PRELUDE, sizeof(PRELUDE) - 1, "=prelude", "t") != LUA_OK) {
-        return lua_error(L);
-    }
-    lua_pushvalue(L, g);
-    lua_setupvalue(L, -2, 1);
-    lua_insert(L, -3);
-    lua_call(L, 2, 2);
-    s->quat_mt = luaL_ref(L, LUA_REGISTRYINDEX);
-    lua_setfield(L, g, "quat");
+    /* vec3 and quat: C userdata types (api_vec3.c, api_quat.c). */
+    rill__script_open_vec3(L, s);
     lua_setfield(L, g, "vec3");
+    rill__script_open_quat(L, s);
+    lua_setfield(L, g, "quat");
     /* The env metatable: globals fall through to the sandbox; getmetatable(_ENV) shows nothing. */
     lua_newtable(L);
     lua_pushvalue(L, g);

@@ -1,8 +1,8 @@
 /* script_internal.h: the script system's private state, shared by its files: scripts.c (the
  * system, instances and lifecycle), sandbox.c (the state, globals, require, budget and memory
  * limit), api_world.c (entities and components through reflection), api_engine.c (log, scenes,
- * timers, input, raycasts, channels, cameras, events), api_vec3.c (the vec3 type) and the Lua
- * prelude (quat math). */
+ * timers, input, raycasts, channels, cameras, events), api_vec3.c and api_quat.c (the vec3 and
+ * quat types). */
 #ifndef RILL_SCRIPT_INTERNAL_H
 #define RILL_SCRIPT_INTERNAL_H
 
@@ -103,7 +103,7 @@ struct rill_scripts {
     int lane_key[8];             /* registry refs of the strings x y z w r g b a */
     /* The addresses of the entity, component proxy and vec3 metatables (kept alive by the refs
      * above; Lua never moves an object): a type test compares one pointer. */
-    const void *entity_meta, *component_meta, *vec3_meta;
+    const void *entity_meta, *component_meta, *vec3_meta, *quat_meta;
     rill_scripts_stats stats;
 };
 
@@ -133,12 +133,20 @@ void rill__script_push_vec(lua_State *L, rill_scripts *s, const float *v, int n)
 bool rill__script_to_vec(lua_State *L, int idx, float *out, int n);
 
 /* api_vec3.c */
-/* Makes the vec3 type (s->vec3_mt) and pushes the `vec3` global, a plain constructor and the
- * methods table. */
+/* Makes the vec3 type (s->vec3_mt) and pushes the `vec3` global. */
 void rill__script_open_vec3(lua_State *L, rill_scripts *s);
 void rill__script_push_vec3(lua_State *L, rill_scripts *s, const double v[3]);
 /* The lanes of the vec3 at idx, or NULL when the value there is not a vec3. */
 const double *rill__script_test_vec3(lua_State *L, int idx);
+/* A vec3 argument (or a table a vec3 is read from) into out; raises naming op and the type. */
+void rill__script_arg_vec3(lua_State *L, int idx, const char *op, double out[3]);
+
+/* api_quat.c */
+/* Makes the quat type (s->quat_mt) and pushes the `quat` global. */
+void rill__script_open_quat(lua_State *L, rill_scripts *s);
+void rill__script_push_quat(lua_State *L, rill_scripts *s, const double q[4]);
+/* The lanes (x, y, z, w) of the quat at idx, or NULL when the value there is not a quat. */
+const double *rill__script_test_quat(lua_State *L, int idx);
 
 /* api_engine.c */
 void rill__script_open_engine(lua_State *L, rill_scripts *s);

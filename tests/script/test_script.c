@@ -445,6 +445,79 @@ static void test_vec3_type(void **state) {
     close_fixture(&f);
 }
 
+/* The quat type (a userdata of four doubles): a rotation read is a copy; composition, rotation
+ * of a vec3, inverse, slerp, euler and the rest give the right numbers; tables are taken where a
+ * quat is; bad fields, lanes and operands are errors naming the script line. */
+static void test_quat_type(void **state) {
+    (void)state;
+    fixture f;
+    open_fixture(&f, "script_quat");
+    write_script(
+        &f, "q.lua",
+        "local function check(c, bit) if c then self_bits = (self_bits or 0) | (1 << bit) end end\n"
+        "local function near(a, b) return math.abs(a - b) < 1e-6 end\n"
+        "local function qnear(a, b) return near(a.x, b.x) and near(a.y, b.y) and near(a.z, b.z) "
+        "and near(a.w, b.w) end\n"
+        "local Y = vec3(0, 1, 0)\n"
+        "function update(self, dt)\n"
+        "  if rill.frame() ~= 2 then return end\n"
+        "  local t = self.entity.Transform\n"
+        "  t.rotation = quat.axis_angle(Y, 0.5)\n"
+        "  local r, s = t.rotation, t.rotation\n"
+        "  check(type(r) == 'userdata' and r == s and not rawequal(r, s) and qnear(r, "
+        "quat.axis_angle(Y, 0.5)), 0)\n"
+        "  r.w = 0\n"
+        "  check(s.w ~= 0 and t.rotation.w ~= 0, 1)\n"
+        "  check(quat() == quat(0, 0, 0, 1) and quat(1, 2, 3, 4).w == 4 and tostring(quat()) == "
+        "'quat(0, 0, 0, 1)', 2)\n"
+        "  local v = quat.axis_angle(vec3(0, 0, 1), math.pi / 2) * vec3(1, 0, 0)\n"
+        "  check(getmetatable(v) == getmetatable(Y) and near(v.x, 0) and near(v.y, 1) and "
+        "near(v.z, 0), 3)\n"
+        "  local a, b = quat.axis_angle(Y, 0.3), quat.axis_angle(Y, 0.4)\n"
+        "  check(qnear(a * b, quat.axis_angle(Y, 0.7)) and qnear(a * a:inverse(), quat()) and "
+        "near(a:length(), 1), 4)\n"
+        "  check(quat(0, 0, 0, 2):normalized() == quat() and quat(0, 0, 0, 0):normalized() == "
+        "quat() and near(a:dot(a), 1), 5)\n"
+        "  local c = quat.axis_angle(Y, 1)\n"
+        "  check(qnear(quat():slerp(c, 0.5), quat.axis_angle(Y, 0.5)) and qnear(a:slerp(b, 0), a) "
+        "and qnear(a:slerp(b, 1), b), 6)\n"
+        "  check(qnear(quat.euler(0, 0.5, 0), quat.axis_angle(Y, 0.5)) and qnear(quat.euler(0.1, "
+        "0.2, 0.3), quat.axis_angle(Y, 0.2) * quat.axis_angle(vec3(1, 0, 0), 0.1) * "
+        "quat.axis_angle(vec3(0, 0, 1), 0.3)), 7)\n"
+        "  local d = a:copy() d.x = 5\n"
+        "  check(a.x == 0 and d.x == 5 and quat() * {x = 0, y = 0, z = 0, w = 1} == quat(), 8)\n"
+        "  local ok, err = pcall(function() return a.v end)\n"
+        "  check(not ok and err:find(\"q.lua:24: quat has no field 'v'\") ~= nil, 9)\n"
+        "  ok, err = pcall(function() a.x = 'one' end)\n"
+        "  check(not ok and err:find('q.lua:26: quat.x is a number') ~= nil, 10)\n"
+        "  ok, err = pcall(function() return quat(1, 'a') end)\n"
+        "  check(not ok and err:find('q.lua:28: quat%(x, y, z, w%): y is a string') ~= nil, 11)\n"
+        "  ok, err = pcall(function() return a * 2 end)\n"
+        "  check(not ok and err:find('q.lua:30: quat %*: expected a quat, got a number') ~= nil, "
+        "12)\n"
+        "  ok, err = pcall(function() t.translation = a end)\n"
+        "  check(not ok and err:find('q.lua:32: Transform.translation is a vec3') ~= nil, 13)\n"
+        "  t.rotation = {0, 0, 0, 1}\n"
+        "  check(t.rotation == quat(), 14)\n"
+        "  t.rotation = quat.axis_angle(Y, 0.5)\n"
+        "  self.entity.Counter.count = self_bits\n"
+        "end\n");
+    rill_entity e = spawn_scripted(&f, "q", "q.lua", NULL);
+    frames(&f, 3);
+    int32_t bits = get_counter(&f, e)->count;
+    for (int b = 0; b <= 14; b++) {
+        if (!(bits & (1 << b))) {
+            fail_msg("quat check %d failed (bits 0x%x); last log: %s", b, (unsigned)bits,
+                     f.log.last_msg);
+        }
+    }
+    const rill_transform *t = rill_world_get(f.w, e, RILL_COMPONENT_TRANSFORM);
+    assert_true(fabsf(t->rotation[1] - sinf(0.25f)) < 1e-6f &&
+                fabsf(t->rotation[3] - cosf(0.25f)) < 1e-6f);
+    assert_true(rill_scripts_running(f.s, e));
+    close_fixture(&f);
+}
+
 /* rill.log writes one line naming the script file and line. */
 static void test_log_names_script(void **state) {
     (void)state;
@@ -827,6 +900,7 @@ int main(void) {
         cmocka_unit_test(test_api),
         cmocka_unit_test(test_cached_lookups),
         cmocka_unit_test(test_vec3_type),
+        cmocka_unit_test(test_quat_type),
         cmocka_unit_test(test_log_names_script),
         cmocka_unit_test(test_load_scene),
         cmocka_unit_test(test_sandbox_refuses),

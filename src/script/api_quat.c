@@ -1,0 +1,333 @@
+/* api_quat.c: the scripts' quat, a full userdata of four doubles (x, y, z, w), like vec3
+ * (api_vec3.c): `q.x` .. `q.w` read and write the lanes (any other name is an error naming the
+ * script line, methods aside), `q * r` composes, `q * v` rotates a vec3, `==`, tostring, and the
+ * methods dot, length, normalized, inverse, slerp and copy, with quat.axis_angle(axis, radians)
+ * and quat.euler(x, y, z) on the `quat` global. A quat field read makes a new one (a copy).
+ * Where a quat is taken, a table {x=, y=, z=, w=} or {x, y, z, w} is taken too. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "script_internal.h"
+
+typedef struct script_quat {
+    double q[4];
+} script_quat;
+
+/* >>values ------------------------------------------------------------------------------------ */
+
+static int push4(lua_State *L, double x, double y, double z, double w) {
+    rill_scripts *s = rill__script_get(L);
+    script_quat *p = lua_newuserdatauv(L, sizeof(script_quat), 0);
+    p->q[0] = x;
+    p->q[1] = y;
+    p->q[2] = z;
+    p->q[3] = w;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->quat_mt);
+    lua_setmetatable(L, -2);
+    return 1;
+}
+
+static int push_q(lua_State *L, const double q[4]) {
+    return push4(L, q[0], q[1], q[2], q[3]);
+}
+
+void rill__script_push_quat(lua_State *L, rill_scripts *s, const double q[4]) {
+    (void)s;
+    push_q(L, q);
+}
+
+const double *rill__script_test_quat(lua_State *L, int idx) {
+    script_quat *p = rill__script_test_udata(L, idx, rill__script_get(L)->quat_meta);
+    return p ? p->q : NULL;
+}
+
+/* A quat argument (or a table one is read from) into out; raises naming op and the type. */
+static void arg_quat(lua_State *L, int idx, const char *op, double out[4]) {
+    const double *q = rill__script_test_quat(L, idx);
+    if (q) {
+        memcpy(out, q, sizeof(double) * 4);
+        return;
+    }
+    float f[4];
+    if (!rill__script_to_vec(L, idx, f, 4)) {
+        luaL_error(L, "%s: expected a quat, got a %s", op, luaL_typename(L, idx));
+    }
+    for (int i = 0; i < 4; i++) {
+        out[i] = f[i];
+    }
+}
+
+/* The lane a key names (x y z w: 0..3), or -1 for any other key. */
+static int lane_of(lua_State *L, int idx) {
+    if (lua_type(L, idx) != LUA_TSTRING) {
+        return -1;
+    }
+    size_t len;
+    const char *k = lua_tolstring(L, idx, &len);
+    if (len != 1) {
+        return -1;
+    }
+    return k[0] == 'w' ? 3 : k[0] >= 'x' && k[0] <= 'z' ? k[0] - 'x' : -1;
+}
+
+static int no_field(lua_State *L, int key) {
+    if (lua_type(L, key) == LUA_TSTRING) {
+        return luaL_error(L, "quat has no field '%s' (its fields: x, y, z, w)",
+                          lua_tostring(L, key));
+    }
+    return luaL_error(L, "quat has no field %s (its fields: x, y, z, w)", luaL_typename(L, key));
+}
+
+/* >>math -------------------------------------------------------------------------------------- */
+
+static double dot4(const double a[4], const double b[4]) {
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+}
+
+/* a * b: b's rotation first, then a's. */
+static void qmul(const double a[4], const double b[4], double out[4]) {
+    double r[4] = {a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+                   a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+                   a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+                   a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]};
+    memcpy(out, r, sizeof(r));
+}
+
+static void cross3(const double a[3], const double b[3], double out[3]) {
+    double r[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+    memcpy(out, r, sizeof(r));
+}
+
+/* v rotated by q (q need not be unit; it is used as given, as before): v + 2w(u x v) + u x t. */
+static void rotate(const double q[4], const double v[3], double out[3]) {
+    double t[3], c[3];
+    cross3(q, v, t);
+    for (int i = 0; i < 3; i++) {
+        t[i] *= 2;
+    }
+    cross3(q, t, c);
+    for (int i = 0; i < 3; i++) {
+        out[i] = v[i] + t[i] * q[3] + c[i];
+    }
+}
+
+static void axis_angle(const double axis[3], double angle, double out[4]) {
+    double l = sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+    double s = l == 0 ? 0 : sin(angle / 2) / l;
+    out[0] = axis[0] * s;
+    out[1] = axis[1] * s;
+    out[2] = axis[2] * s;
+    out[3] = cos(angle / 2);
+}
+
+/* >>metamethods ------------------------------------------------------------------------------- */
+
+static int q_index(lua_State *L) {
+    const double *q = rill__script_test_quat(L, 1);
+    int lane = lane_of(L, 2);
+    if (q && lane >= 0) {
+        lua_pushnumber(L, q[lane]);
+        return 1;
+    }
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) {
+        return 1;
+    }
+    return no_field(L, 2);
+}
+
+static int q_newindex(lua_State *L) {
+    double *q = (double *)rill__script_test_quat(L, 1);
+    int lane = lane_of(L, 2);
+    if (!q || lane < 0) {
+        return no_field(L, 2);
+    }
+    if (lua_type(L, 3) != LUA_TNUMBER) {
+        return luaL_error(L, "quat.%c is a number; cannot set it to a %s value", "xyzw"[lane],
+                          luaL_typename(L, 3));
+    }
+    q[lane] = lua_tonumber(L, 3);
+    return 0;
+}
+
+/* q * r composes; q * v rotates a vec3. */
+static int q_mul(lua_State *L) {
+    double a[4], b[4];
+    arg_quat(L, 1, "quat *", a);
+    const double *v = rill__script_test_vec3(L, 2);
+    if (v) {
+        double r[3];
+        rotate(a, v, r);
+        rill__script_push_vec3(L, rill__script_get(L), r);
+        return 1;
+    }
+    arg_quat(L, 2, "quat *", b);
+    qmul(a, b, b);
+    return push_q(L, b);
+}
+
+static int q_eq(lua_State *L) {
+    const double *a = rill__script_test_quat(L, 1), *b = rill__script_test_quat(L, 2);
+    lua_pushboolean(L, a && b && a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3]);
+    return 1;
+}
+
+static int q_tostring(lua_State *L) {
+    double a[4];
+    arg_quat(L, 1, "tostring", a);
+    char buf[160];
+    snprintf(buf, sizeof(buf), "quat(%g, %g, %g, %g)", a[0], a[1], a[2], a[3]);
+    lua_pushstring(L, buf);
+    return 1;
+}
+
+/* >>methods ----------------------------------------------------------------------------------- */
+
+static int m_dot(lua_State *L) {
+    double a[4], b[4];
+    arg_quat(L, 1, "dot", a);
+    arg_quat(L, 2, "dot", b);
+    lua_pushnumber(L, dot4(a, b));
+    return 1;
+}
+
+static int m_length(lua_State *L) {
+    double a[4];
+    arg_quat(L, 1, "length", a);
+    lua_pushnumber(L, sqrt(dot4(a, a)));
+    return 1;
+}
+
+/* The unit quat along a; the identity for a zero quat. */
+static int m_normalized(lua_State *L) {
+    double a[4];
+    arg_quat(L, 1, "normalized", a);
+    double l = sqrt(dot4(a, a));
+    if (l == 0) {
+        return push4(L, 0, 0, 0, 1);
+    }
+    return push4(L, a[0] / l, a[1] / l, a[2] / l, a[3] / l);
+}
+
+/* The inverse (conjugate over the squared length); the identity for a zero quat. */
+static int m_inverse(lua_State *L) {
+    double a[4];
+    arg_quat(L, 1, "inverse", a);
+    double d = dot4(a, a);
+    if (d == 0) {
+        return push4(L, 0, 0, 0, 1);
+    }
+    return push4(L, -a[0] / d, -a[1] / d, -a[2] / d, a[3] / d);
+}
+
+/* Spherical interpolation from a (t = 0) to b (t = 1) the short way round; nearly equal
+ * rotations interpolate linearly and normalize. */
+static int m_slerp(lua_State *L) {
+    double a[4], b[4];
+    arg_quat(L, 1, "slerp", a);
+    arg_quat(L, 2, "slerp", b);
+    double t = luaL_checknumber(L, 3), d = dot4(a, b), r[4];
+    if (d < 0) {
+        for (int i = 0; i < 4; i++) {
+            b[i] = -b[i];
+        }
+        d = -d;
+    }
+    if (d > 0.9995) {
+        for (int i = 0; i < 4; i++) {
+            r[i] = a[i] + (b[i] - a[i]) * t;
+        }
+        double l = sqrt(dot4(r, r));
+        if (l == 0) {
+            return push4(L, 0, 0, 0, 1);
+        }
+        return push4(L, r[0] / l, r[1] / l, r[2] / l, r[3] / l);
+    }
+    double th = acos(d), s = sin(th), wa = sin((1 - t) * th) / s, wb = sin(t * th) / s;
+    for (int i = 0; i < 4; i++) {
+        r[i] = a[i] * wa + b[i] * wb;
+    }
+    return push_q(L, r);
+}
+
+static int m_copy(lua_State *L) {
+    double a[4];
+    arg_quat(L, 1, "copy", a);
+    return push_q(L, a);
+}
+
+/* quat.axis_angle(axis, radians): the rotation about axis (normalized here). */
+static int m_axis_angle(lua_State *L) {
+    double axis[3], q[4];
+    rill__script_arg_vec3(L, 1, "axis_angle", axis);
+    axis_angle(axis, luaL_checknumber(L, 2), q);
+    return push_q(L, q);
+}
+
+/* quat.euler(x, y, z): radians, applied Z then X then Y (q = qy * qx * qz). */
+static int m_euler(lua_State *L) {
+    double qx[4], qy[4], qz[4];
+    axis_angle((const double[3]){1, 0, 0}, luaL_optnumber(L, 1, 0), qx);
+    axis_angle((const double[3]){0, 1, 0}, luaL_optnumber(L, 2, 0), qy);
+    axis_angle((const double[3]){0, 0, 1}, luaL_optnumber(L, 3, 0), qz);
+    qmul(qy, qx, qy);
+    qmul(qy, qz, qy);
+    return push_q(L, qy);
+}
+
+/* >>constructor ------------------------------------------------------------------------------- */
+
+/* One lane of the constructor: nil or none is its default, a number is itself. */
+static double ctor_lane(lua_State *L, int idx, int lane) {
+    if (lua_isnoneornil(L, idx)) {
+        return lane == 3 ? 1 : 0;
+    }
+    if (lua_type(L, idx) != LUA_TNUMBER) {
+        luaL_error(L, "quat(x, y, z, w): %c is a %s, not a number", "xyzw"[lane],
+                   luaL_typename(L, idx));
+    }
+    return lua_tonumber(L, idx);
+}
+
+/* quat(x, y, z, w) through the quat table's __call: argument 1 is the table. */
+static int q_call(lua_State *L) {
+    return push4(L, ctor_lane(L, 2, 0), ctor_lane(L, 3, 1), ctor_lane(L, 4, 2), ctor_lane(L, 5, 3));
+}
+
+void rill__script_open_quat(lua_State *L, rill_scripts *s) {
+    static const luaL_Reg methods[] = {{"dot", m_dot},
+                                       {"length", m_length},
+                                       {"normalized", m_normalized},
+                                       {"inverse", m_inverse},
+                                       {"slerp", m_slerp},
+                                       {"copy", m_copy},
+                                       {"axis_angle", m_axis_angle},
+                                       {"euler", m_euler},
+                                       {NULL, NULL}};
+    luaL_newlib(L, methods);
+    int m = lua_gettop(L);
+    static const luaL_Reg meta[] = {{"__newindex", q_newindex},
+                                    {"__mul", q_mul},
+                                    {"__eq", q_eq},
+                                    {"__tostring", q_tostring},
+                                    {NULL, NULL}};
+    luaL_newlib(L, meta);
+    lua_pushvalue(L, m);
+    lua_pushcclosure(L, q_index, 1);
+    lua_setfield(L, -2, "__index");
+    lua_pushvalue(L, m);
+    lua_setfield(L, -2, "__metatable");
+    s->quat_meta = lua_topointer(L, -1);
+    s->quat_mt = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_newtable(L); /* the global: quat(x, y, z, w), quat.axis_angle(axis, a), ... */
+    lua_createtable(L, 0, 3);
+    lua_pushcfunction(L, q_call);
+    lua_setfield(L, -2, "__call");
+    lua_pushvalue(L, m);
+    lua_setfield(L, -2, "__index");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, -2);
+    lua_remove(L, m);
+}
