@@ -286,10 +286,11 @@ static rill_render_batching_stats batching_of(rill_content *c) {
 }
 
 /* Meshes and textures reach the GPU under a per-frame byte budget, so a big scene needs a few
- * frames before everything is resident, and static batching builds its cells within a time budget
- * per frame. Tiny frames get both there without paying for full-size renders; the output then
- * starts from a complete scene, every cell batched (what is batched does not depend on how fast
- * the machine built the cells). */
+ * frames before everything is resident, static batching builds its cells within a time budget
+ * per frame, and reflection probes bake one a frame (a captured one over six frames). Tiny frames
+ * get all of it there without paying for full-size renders; the output then starts from a
+ * complete scene, every probe baked, every cell batched (what is batched does not depend on how
+ * fast the machine built the cells). */
 #define WARM_UP_FRAMES 64
 #define WARM_UP_BATCH_FRAMES 4096 /* a cell a frame at least: the largest worlds fit */
 static rill_result warm_up(rill_renderer *r, rill_content *c, const render_opts *o,
@@ -308,7 +309,8 @@ static rill_result warm_up(rill_renderer *r, rill_content *c, const render_opts 
         rill_render_batching_stats bs = batching_of(c);
         bool building =
             bs.enabled && (bs.cells_waiting || bs.cells_building || bs.cells_built_last_frame);
-        if (!building && (st.uploaded_bytes_last_frame == 0 || f >= WARM_UP_FRAMES)) {
+        bool waiting = st.uploaded_bytes_last_frame != 0 || st.probes_waiting != 0;
+        if (!building && (!waiting || f >= WARM_UP_FRAMES)) {
             break;
         }
     }

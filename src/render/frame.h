@@ -325,7 +325,7 @@ rill_result rill__capture_add_pass(rill_renderer *r, rill_rg *g, rill_rg_image c
                                    rill_error *err);
 void rill__capture_destroy(rill_renderer *r);
 void rill__probes_stats(const rill_renderer *r, uint32_t *out_shaded, uint32_t *out_bakes,
-                        uint32_t *out_failed);
+                        uint32_t *out_failed, uint32_t *out_waiting);
 
 /* skybox.c: sky mode Skybox. plan loads the first Skybox view's image (once per path; a warning
  * and the clear colour when it fails); add_view adds a view's "skybox" pass after `after`

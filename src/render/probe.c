@@ -475,12 +475,13 @@ void rill__probes_bindings(const rill_renderer *r, rill__binding out[5]) {
 }
 
 void rill__probes_stats(const rill_renderer *r, uint32_t *out_shaded, uint32_t *out_bakes,
-                        uint32_t *out_failed) {
+                        uint32_t *out_failed, uint32_t *out_waiting) {
     const struct rill__probes *p = r->probes;
     *out_shaded = p ? p->shaded_n : 0;
     *out_bakes = p ? p->bakes : 0;
-    *out_failed = 0;
+    *out_failed = *out_waiting = 0;
     for (uint32_t i = 0; p && i < p->entries.len; i++) {
         *out_failed += p->entries.data[i].state == ENTRY_FAILED;
+        *out_waiting += p->entries.data[i].state == ENTRY_WAIT;
     }
 }

@@ -513,7 +513,8 @@ void rill__renderer_fill_stats(const rill_renderer *r, rill_render_stats *out) {
     out->ghost_alpha_draws = r->ghost_alpha_draws;
     rill__ibl_stats(r, &out->ibl_bakes, &out->ibl_steps, &out->ibl_face_size);
     rill__gi_stats(r, out);
-    rill__probes_stats(r, &out->probes_shaded, &out->probe_bakes, &out->probes_failed);
+    rill__probes_stats(r, &out->probes_shaded, &out->probe_bakes, &out->probes_failed,
+                       &out->probes_waiting);
     for (uint32_t i = 0; i < out->pass_count; i++) {
         const char *label = out->pass_names[i];
         double t = out->pass_gpu_ms[i];

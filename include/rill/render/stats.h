@@ -77,9 +77,11 @@ typedef struct rill_render_stats {
     uint32_t gi_tier;
     char gi_hwrt_why[128];
     /* Reflection probes (rill/render/reflections.h): probes shading the last frame, cubes baked
-     * since creation, sources that could not be used; and the last frame's GPU time of the
-     * screen-space reflections' passes (ssr_*) and of probe bakes (probe.*), ms. */
-    uint32_t probes_shaded, probe_bakes, probes_failed;
+     * since creation, sources that could not be used, sources still to bake (an image uploading
+     * or waiting its frame, a capture not drawn whole: a capture takes six frames by default);
+     * and the last frame's GPU time of the screen-space reflections' passes (ssr_*) and of probe
+     * bakes (probe.*), ms. */
+    uint32_t probes_shaded, probe_bakes, probes_failed, probes_waiting;
     double ssr_gpu_ms, probe_bake_gpu_ms;
 } rill_render_stats;
 /* Fills *out (zeroed for a NULL renderer). GPU timings are those of the newest finished frame.
