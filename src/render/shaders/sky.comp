@@ -70,8 +70,10 @@ vec3 sky(vec3 d, float r, float pix) {
     vec3 o = vec3(0.0, r, 0.0);
     if (atmo.sun_radiance.w > 0.5) {
         // The table's frame (sun along +X in azimuth) is not needed: march in world directions.
+        // 16 steps (quadratic spacing) stay within 0.2 levels of the table on average where 32
+        // did within 0.03, at half the cost (render_sky test_marched_sky_matches_table).
         vec3 t;
-        L = sky_march(trans_lut, ms_lut, true, o, d, sun, sky_ray_length(o, d), 32, t);
+        L = sky_march(trans_lut, ms_lut, true, o, d, sun, sky_ray_length(o, d), 16, t);
     } else {
         L = sky_view_radiance(view_lut, r, d, sun);
     }
