@@ -28,7 +28,8 @@ static void bind_frame_set_with(const rill_renderer *r, const rill__view *vs, ri
                                 bool full, rill__img *shadow, rill__img *ao,
                                 rill__img *const decal[RILL__DECAL_IMAGES], rill__img *scene,
                                 rill__buf *instances) {
-    rill__binding b[17 + RILL__DECAL_IMAGES]; /* + the cloud shadow map */
+    /* + the cloud shadow map, then the transparent surfaces' decals */
+    rill__binding b[17 + RILL__DECAL_IMAGES + RILL__DECAL_BINDINGS];
     memset(b, 0, sizeof(b));
     b[0].buf = vs->frame_buf;
     b[0].offset = vs->frame_off;
@@ -56,7 +57,8 @@ static void bind_frame_set_with(const rill_renderer *r, const rill__view *vs, ri
                      RILL__SAMPLER_NEAREST_CLAMP);
         }
         bind_img(&b[16], scene ? scene : r->white, RILL__SAMPLER_LINEAR_CLAMP);
-        bind_img(&b[RILL_COUNTOF(b) - 1], rill__clouds_shadow_img(r), RILL__SAMPLER_LINEAR_CLAMP);
+        bind_img(&b[19], rill__clouds_shadow_img(r), RILL__SAMPLER_LINEAR_CLAMP);
+        rill__post_decal_bindings(r, vs->index, &b[20]);
     }
     rill__cmd_bind_transient_set(cmd, 0, b, full ? (uint32_t)RILL_COUNTOF(b) : 2);
 }

@@ -268,7 +268,7 @@ typedef enum rill__bind_kind {
 } rill__bind_kind;
 
 #define RILL__MAX_SETS 3
-#define RILL__MAX_BINDINGS 20
+#define RILL__MAX_BINDINGS 24
 #define RILL__MAX_COLOR 4
 
 typedef struct rill__set_layout {

@@ -6,8 +6,10 @@
  * tile, only the decals whose projected box touches it and whose depth range (the box's NDC z,
  * found here) meets the tile's surfaces' (min/max prepass depth, found by the tile). It writes
  * three images the lit pass reads (premultiplied, coverage last): albedo, world normal and
- * roughness; opaque surfaces mix theirs with them before lighting. Without decals there is no pass
- * and the lit passes read a 1x1 image of zeros. */
+ * roughness; opaque surfaces mix theirs with them before lighting. Blended and transmissive
+ * surfaces (not in the prepass) walk the same decals and tile lists, without the depth test, in
+ * their fragment shader (pbr_decals.glsl, bound by rill__post_decal_bindings). Without decals
+ * there is no pass: the lit passes read a 1x1 image of zeros and empty lists. */
 #include "post_internal.h"
 
 #include "rill/channels.h"
@@ -18,6 +20,7 @@
 #define DEG (3.14159265358979f / 180.0f)
 #define TILE 16u
 #define WORDS ((RILL_RENDER_MAX_DECALS + 31u) / 32u)
+#define TILE_HEADER 4u /* the tile buffer opens with words per tile, tiles across, 0, 0 */
 
 /* Push constants of decal.comp. */
 typedef struct decal_push {
@@ -45,6 +48,10 @@ typedef struct decal_frame {
     float rect[RILL_RENDER_MAX_DECALS][4]; /* the projected box in NDC: x0, y0, x1, y1 */
     rill__img *maps[RILL_RENDER_MAX_DECAL_MAPS];
     uint32_t map_count;
+    /* what the pass put in the frame's arena, for the transparent surfaces' walk (pbr_decals.glsl);
+     * valid in the frame whose counter is `recorded` */
+    rill__buf *dbuf, *bbuf;
+    uint64_t doff, boff, dbytes, bbytes, recorded;
 } decal_frame;
 
 /* What the extract callback needs: the world (the decal's channels) and the buffer. */
@@ -275,7 +282,8 @@ static void exec_decals(rill_rg_ctx *ctx, void *user) {
     memcpy(push.world_from_clip, df->world_from_clip, sizeof(push.world_from_clip));
     /* the decals and the tiles' bits, in this frame's arena */
     uint64_t decal_bytes = (uint64_t)df->count * sizeof(gpu_decal);
-    uint64_t bit_bytes = (uint64_t)push.tiles_x * tiles_y * push.words * sizeof(uint32_t);
+    uint64_t bit_bytes =
+        ((uint64_t)push.tiles_x * tiles_y * push.words + TILE_HEADER) * sizeof(uint32_t);
     rill__buf *dbuf = NULL, *bbuf = NULL;
     uint64_t doff = 0, boff = 0;
     gpu_decal *gd = rill__frame_alloc(ctx->cmd, decal_bytes, 256, &dbuf, &doff);
@@ -283,8 +291,10 @@ static void exec_decals(rill_rg_ctx *ctx, void *user) {
     if (bits) {
         memcpy(gd, df->gpu, decal_bytes);
         memset(bits, 0, bit_bytes);
+        bits[0] = push.words, bits[1] = push.tiles_x;
         for (uint32_t i = 0; i < df->count; i++) {
-            bin_decal(bits, i, df->rect[i], d->width, d->height, push.tiles_x, tiles_y, push.words);
+            bin_decal(bits + TILE_HEADER, i, df->rect[i], d->width, d->height, push.tiles_x,
+                      tiles_y, push.words);
         }
     } else { /* the arena is full: no decals this frame, the images still written (zeros) */
         push.words = 0;
@@ -292,6 +302,9 @@ static void exec_decals(rill_rg_ctx *ctx, void *user) {
         doff = boff = 0;
         decal_bytes = bit_bytes = 0;
     }
+    df->dbuf = dbuf, df->doff = doff, df->dbytes = decal_bytes;
+    df->bbuf = bbuf, df->boff = boff, df->bbytes = bit_bytes;
+    df->recorded = r->frame_counter;
     rill__binding b[7 + RILL_RENDER_MAX_DECAL_MAPS];
     memset(b, 0, sizeof(b));
     rill_rg_image in[2] = {df->depth, df->normal};
@@ -375,6 +388,21 @@ static rill_result add_decals(rill_render_effect_ctx *ctx, rill_error *err) {
         vs->res.decal[i] = df->out[i];
     }
     return RILL_OK;
+}
+
+void rill__post_decal_bindings(const rill_renderer *r, uint32_t view_index,
+                               rill__binding out[RILL__DECAL_BINDINGS]) {
+    const decal_frame *df = view_index < RILL_RENDER_MAX_VIEWS && r->post && r->post->decals
+                                ? &r->post->decals[view_index]
+                                : NULL;
+    bool live = df && df->recorded == r->frame_counter && df->bbytes;
+    memset(out, 0, sizeof(rill__binding) * RILL__DECAL_BINDINGS);
+    out[0].buf = live ? df->dbuf : r->post->no_decal_buf;
+    out[0].offset = live ? df->doff : 0;
+    out[0].range = live ? df->dbytes : 0;
+    out[1].buf = live ? df->bbuf : r->post->no_decal_buf;
+    out[1].offset = live ? df->boff : 0;
+    out[1].range = live ? df->bbytes : 0;
 }
 
 void rill__post_decal_depth_cull(rill_renderer *r, bool on) {

@@ -117,6 +117,10 @@ rill__img *rill__post_no_decal(const rill_renderer *r);
 /* Whether the decal pass's tiles drop the decals outside their depth range (on by default; off
  * only to compare pictures and timings in tests and bench_post). */
 void rill__post_decal_depth_cull(rill_renderer *r, bool on);
+/* The lit passes' bindings 20 and 21 for view view_index (pbr_decals.glsl): this frame's decals
+ * and tile lists when its decal pass has recorded, else empty lists. */
+void rill__post_decal_bindings(const rill_renderer *r, uint32_t view_index,
+                               rill__binding out[RILL__DECAL_BINDINGS]);
 /* post_decal_maps.c: the GPU image of the decal map at path (srgb: a colour map), loaded the first
  * time; NULL for no path, a map that failed (warned once) or one not uploaded yet. */
 rill__img *rill__post_decal_map_img(rill_renderer *r, const char *path, bool srgb);

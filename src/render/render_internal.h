@@ -209,6 +209,9 @@ typedef struct prev_xform {
  * view N's copies "name.N": it orders a resource's readers after all its writers, so views cannot
  * share them); hdr is shared; ao and ao_raw are none ({0}) without SSAO. */
 #define RILL__DECAL_IMAGES 3
+/* The lit passes' decal walk for transparent surfaces: the decals, their tile lists (binding 20..)
+ */
+#define RILL__DECAL_BINDINGS 2
 typedef struct rill__view_res {
     rill_rg_image depth, normal, motion, shadow_map, hdr, ao, ao_raw;
     /* ForwardDecal (post_decal.c), premultiplied with their coverage in the last channel: albedo,

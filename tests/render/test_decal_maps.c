@@ -7,7 +7,9 @@
  * decals over the floor (binned into tiles) paint only inside their boxes; a decal entity in a
  * hidden channel is not extracted, one in a ghost channel is; the tiles' depth test (a tile drops
  * the decals whose box's depth range misses its surfaces') leaves the picture as it was without
- * it, on a scene of near and far surfaces sharing tiles. */
+ * it, on a scene of near and far surfaces sharing tiles; a colour decal paints a blended glass
+ * pane inside its box (the pane's own fragments walk the decals) and nothing outside, while a decal
+ * with an albedo map leaves the pane alone. */
 #include "rill_test.h"
 
 #include "rill/asset.h"
@@ -398,6 +400,52 @@ static void test_depth_cull_keeps_picture(void **state) {
     scene_close(&sc);
 }
 
+/* A blended pane (alpha 0.4) 0.5 m over the floor, a decal box around the pane only (the floor is
+ * below it): the pane turns redder inside the box's rectangle and nowhere else; a decal with an
+ * albedo map there paints nothing (maps paint opaque surfaces only). */
+static void test_transparent_surface(void **state) {
+    (void)state;
+    scene sc;
+    if (!scene_open(&sc, "decal_transparent")) {
+        skip();
+    }
+    rill_material glass =
+        render_test_material(sc.r, (rill_material_desc){.base_color = {0.3f, 0.5f, 0.9f, 0.4f},
+                                                        .roughness = 0.5f,
+                                                        .alpha_mode = RILL_ALPHA_BLEND});
+    render_test_place(&sc.inst[1], 2, sc.cube, glass, (float[3]){0, -0.5f, 0}, 1.0f, 0);
+    sc.inst[1].transform[0] = 3.0f, sc.inst[1].transform[5] = 0.05f;
+    sc.inst[1].transform[10] = 3.0f;
+    sc.s.instance_count = 2;
+    static uint8_t base[W * H * 4];
+    scene_render(&sc, NULL, 0, 2);
+    memcpy(base, sc.px, sizeof(base));
+    rill_render_decal d = box_decal(0.3f, 0.2f, 1.2f, 1.0f);
+    d.world_from_box[5] = 0.3f, d.world_from_box[13] = -0.5f; /* the pane's height only */
+    memcpy(d.base_color, (float[4]){1, 0.05f, 0.05f, 1}, sizeof(d.base_color));
+    scene_render(&sc, &d, 1, 2);
+    float rect[1][4];
+    box_rect(&sc, &d, whole_lo, whole_hi, rect[0]);
+    int outside = 0, changed = changed_pixels(base, sc.px, rect, 1, &outside);
+    int redder = 0;
+    for (int i = 0; i < W * H; i++) {
+        redder += sc.px[i * 4] > base[i * 4] + 10 && sc.px[i * 4 + 2] < base[i * 4 + 2];
+    }
+    print_message("glass pane: %d pixels changed (%d redder), %d outside the box\n", changed,
+                  redder, outside);
+    assert_true(changed > 150);
+    assert_true(redder > changed * 9 / 10);
+    assert_int_equal(outside, 0);
+    write_map(&sc, "mask.png", (uint8_t[4]){255, 255, 255, 255}, (uint8_t[4]){255, 255, 255, 255});
+    d.albedo = "mask.png";
+    scene_render(&sc, &d, 1, 3); /* the first frame reads and uploads the map */
+    changed = changed_pixels(base, sc.px, rect, 1, &outside);
+    print_message("glass pane, decal with a map: %d pixels changed\n", changed);
+    assert_int_equal(changed, 0);
+    rill_render_material_destroy(sc.r, glass);
+    scene_close(&sc);
+}
+
 /* The decal entity's channels: hidden leaves it out of the snapshot, ghost keeps it. */
 static void test_decal_channels(void **state) {
     (void)state;
@@ -445,10 +493,11 @@ static void test_decal_channels(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_albedo_map),     cmocka_unit_test(test_normal_map),
-        cmocka_unit_test(test_roughness_map),  cmocka_unit_test(test_missing_map_and_nan_box),
-        cmocka_unit_test(test_angle_fade),     cmocka_unit_test(test_many_decals_binned),
-        cmocka_unit_test(test_decal_channels), cmocka_unit_test(test_depth_cull_keeps_picture),
+        cmocka_unit_test(test_albedo_map),          cmocka_unit_test(test_normal_map),
+        cmocka_unit_test(test_roughness_map),       cmocka_unit_test(test_missing_map_and_nan_box),
+        cmocka_unit_test(test_angle_fade),          cmocka_unit_test(test_many_decals_binned),
+        cmocka_unit_test(test_decal_channels),      cmocka_unit_test(test_depth_cull_keeps_picture),
+        cmocka_unit_test(test_transparent_surface),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

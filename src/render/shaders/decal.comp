@@ -25,6 +25,7 @@ layout(set = 0, binding = 2, rgba16f) uniform writeonly image2D out_albedo;
 layout(set = 0, binding = 3, rgba16f) uniform writeonly image2D out_normal;
 layout(set = 0, binding = 4, rgba16f) uniform writeonly image2D out_rough; // r, coverage g
 layout(set = 0, binding = 5) readonly buffer Decals { Decal decals[]; };
+// words per tile, tiles across, 0, 0 (for pbr_decals.glsl); then each tile's words of decal bits
 layout(set = 0, binding = 6) readonly buffer Tiles { uint tile_bits[]; };
 layout(set = 0, binding = 7) uniform sampler2D map0;
 layout(set = 0, binding = 8) uniform sampler2D map1;
@@ -79,7 +80,7 @@ vec3 on_plane(vec2 ndc, float d, vec3 pos, vec3 n) {
 // The tile's decal bits, less those whose box's depth range misses [zlo, zhi] (one invocation a
 // word).
 void cull_tile_words(uint word, float zlo, float zhi) {
-    uint base = (gl_WorkGroupID.y * pc.tiles_x + gl_WorkGroupID.x) * pc.words;
+    uint base = 4u + (gl_WorkGroupID.y * pc.tiles_x + gl_WorkGroupID.x) * pc.words; // header
     uint bits = tile_bits[base + word], keep = bits;
     while (pc.depth_cull != 0u && bits != 0u) {
         int b = findLSB(bits);

@@ -25,6 +25,7 @@ layout(location = 9) in vec2 in_uv1;
 #include "pbr_transmission.glsl"
 #include "pbr_iridescence.glsl"
 #include "pbr_anisotropy.glsl"
+#include "pbr_decals.glsl"
 
 // The opaque and transparent passes test depth without writing it, so the test can run before
 // the shader even though it may discard: fragments the prepass hid are never shaded.
@@ -270,6 +271,8 @@ void main() {
         if (dn.w > 0.0)
             n = normalize(n * (1.0 - dn.w) + dn.xyz);
         decal_rough = texelFetch(decal_rough_tex, min(dp, textureSize(decal_rough_tex, 0) - 1), 0).rg;
+    } else if (!terrain) { // blended or transmissive: the fragment walks its tile's decals
+        transparent_decals(in_world, n, base.rgb);
     }
     if (material.params3.x > 0.5) { // unlit: the base colour as it is
         pbr_emit(vec4(base.rgb, material.params2.y == 2.0 ? base.a : 1.0));
