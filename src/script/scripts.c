@@ -330,9 +330,20 @@ typedef struct start_job {
     int self;
 } start_job;
 
-/* A copy of a property default: vectors and other tables are copied one level deep, so one
+/* A copy of a property default: vec3s and quats are copied, other tables one level deep, so one
  * instance changing its self.offset.x does not change every other instance's. */
 static void push_copy(lua_State *L, int idx) {
+    rill_scripts *s = rill__script_get(L);
+    const double *v = rill__script_test_vec3(L, idx);
+    if (v) {
+        rill__script_push_vec3(L, s, v);
+        return;
+    }
+    const double *q = rill__script_test_quat(L, idx);
+    if (q) {
+        rill__script_push_quat(L, s, q);
+        return;
+    }
     if (lua_type(L, idx) != LUA_TTABLE) {
         lua_pushvalue(L, idx);
         return;

@@ -123,12 +123,14 @@ static void test_lifecycle(void **state) {
     fixture f;
     open_fixture(&f, "script_lifecycle");
     write_script(&f, "scripts/life.lua",
-                 "properties = { step = 1, label = 'x' }\n"
+                 "properties = { step = 1, label = 'x', dir = vec3(1, 0, 0) }\n"
                  "order = order or {}\n"
                  "function init(self) self.inits = (self.inits or 0) + 1\n"
+                 "  self.dir.x = self.dir.x + self.step\n" /* each instance's own copy */
                  "  self.entity.Counter.text = self.label end\n"
                  "function update(self, dt)\n"
                  "  local c = self.entity.Counter\n"
+                 "  c.dir = self.dir\n"
                  "  c.count = c.count + self.step\n"
                  "  order[#order + 1] = self.entity.name\n"
                  "  c.flag = (#order % 2) == 1 end\n"
@@ -145,6 +147,9 @@ static void test_lifecycle(void **state) {
     assert_int_equal(get_counter(&f, b)->count, 50);
     assert_string_equal(get_counter(&f, a)->text, "x");
     assert_string_equal(get_counter(&f, b)->text, "bee");
+    /* The vec3 default is copied per instance: a's 1 + 1 and b's 1 + 10, not a shared 12. */
+    assert_true(get_counter(&f, a)->dir[0] == 2.0f);
+    assert_true(get_counter(&f, b)->dir[0] == 11.0f);
     /* Deterministic: one fixed step of 1/60 s per frame; the first frame's step ran before init
      * (fixed_update comes before update in a frame). */
     assert_true(fabsf(get_counter(&f, a)->value - 4.0f / 60.0f) < 1e-4f);
