@@ -676,6 +676,16 @@ static bool apply_time_of_day(const rill_cli_viewer_opts *opts, rill_content *co
     return true;
 }
 
+/* --variant: every Model in that material variant (false after printing why). */
+static bool apply_variant(const rill_cli_viewer_opts *opts, rill_content *content) {
+    rill_error err = {0};
+    if (opts->variant && rill_cli_apply_variant(content, opts->variant, &err) != RILL_OK) {
+        fprintf(stderr, "rill run: %s\n", err.msg);
+        return false;
+    }
+    return true;
+}
+
 /* --headless: the content on an offscreen renderer for opts->frames frames, each drawn from the
  * world's own cameras; the same frame loop as the window's (scripts, physics, streaming), with
  * no input. --screenshot saves the last frame. */
@@ -714,7 +724,7 @@ static int run_headless(const rill_cli_viewer_opts *opts, rill_content *content)
     }
     rill_cli_step_done("%u entities", rill_world_entity_count(rill_content_world(content)));
     print_notes(rill_content_notes(content));
-    if (!apply_time_of_day(opts, content)) {
+    if (!apply_time_of_day(opts, content) || !apply_variant(opts, content)) {
         goto done;
     }
     rill_app *app = rill_content_app(content);
@@ -836,7 +846,7 @@ int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content)
     rill_cli_step("drawing the first frame");
     print_notes(rill_content_notes(content));
     v->hours = opts->time_of_day_set ? opts->time_of_day : 12.0;
-    if (!apply_time_of_day(opts, content)) {
+    if (!apply_time_of_day(opts, content) || !apply_variant(opts, content)) {
         goto done;
     }
     for (uint32_t i = 0; i < opts->channel_count; i++) {
@@ -916,7 +926,8 @@ static void usage(FILE *f) {
         "                [--wireframe-color R,G,B,A]\n"
         "                [--quality low|medium|high] [--render-scale S]\n"
         "                [--effect NAME[:field=value,...]]... [--plugins DIR]... [--no-plugins]\n"
-        "                [--time-of-day HOURS] [--headless --frames N] [--strict]\n"
+        "                [--time-of-day HOURS] [--variant NAME] [--headless --frames N]\n"
+        "                [--strict]\n"
         "                [--no-overlay] [--passthrough off|mixed]\n"
         "                [--debug-view stats|culling|cameras|material]\n"
         "  INPUT             a project folder (or its project.toml), a .rsn scene, a .glb/.gltf\n"
@@ -962,6 +973,8 @@ static void usage(FILE *f) {
         "                    settings component by name or effect id (Bloom, ssao:quality=Ultra,\n"
         "                    Sepia:strength=0.5, DistanceFog:color=1,0.3,0.3,1). Effects the\n"
         "                    scene holds apply without it\n"
+        "  --variant NAME    draw every model in its glTF material variant NAME\n"
+        "                    (KHR_materials_variants); an error when no model has it\n"
         "  --time-of-day HOURS\n"
         "                    turn the sun (the DirectionalLight marked sun, else the first) to\n"
         "                    that hour in [0, 24] (latitude 45, equinox; 12 = noon); F8 /\n"
@@ -1074,6 +1087,7 @@ int rill_cmd_run(int argc, char **argv) {
         {"--wireframe-fade", RILL_CLI_OPT_STRING, &wire_fade},
         {"--wireframe-color", RILL_CLI_OPT_STRING, &wire_color},
         {"--headless", RILL_CLI_OPT_FLAG, &o.headless},
+        {"--variant", RILL_CLI_OPT_STRING, &o.variant},
         {"--time-of-day", RILL_CLI_OPT_FLOAT, &o.time_of_day, .min = 0, .max = 24,
          .want = "hours in [0, 24]", .given = &o.time_of_day_set},
         {"--strict", RILL_CLI_OPT_FLAG, &strict},

@@ -126,6 +126,10 @@ rill_result rill_cli_effects_attach(rill_cli_effects *fx, struct rill_renderer *
  * then). Unknown names and fields fail with the known ones listed. */
 rill_result rill_cli_effects_apply(rill_cli_effects *fx, rill_content *c, struct rill_renderer *r,
                                    rill_error *err);
+/* --variant NAME (render, run; after rill_content_load): every Model entity draws its glTF material
+ * variant NAME from the next frame. Fails, naming the variants the first model has, when no
+ * loaded model has one of that name. */
+rill_result rill_cli_apply_variant(rill_content *c, const char *variant, rill_error *err);
 /* Hot reload: once per frame. */
 void rill_cli_effects_poll(rill_cli_effects *fx);
 /* "effects: ssao 0.31 ms bloom 0.12 ms Sepia 0.02 ms" (what ran in the last frame, GPU time of
@@ -209,7 +213,8 @@ typedef struct rill_cli_viewer_opts {
     bool render_thread;   /* --render-thread: frames recorded on a render thread */
     bool time_of_day_set; /* --time-of-day HOURS: turn the sun after the load (F8 steps it) */
     float time_of_day;
-    int passthrough; /* --passthrough: 0 = each Camera's own, else 1 + rill_passthrough */
+    const char *variant; /* --variant NAME: every Model drawn in that material variant */
+    int passthrough;     /* --passthrough: 0 = each Camera's own, else 1 + rill_passthrough */
 } rill_cli_viewer_opts;
 
 /* Opens the window and a renderer on it (sized and tuned by the content's project), loads the

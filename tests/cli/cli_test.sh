@@ -2123,6 +2123,12 @@ RSN
     [ "$(dominant scene_green.png 1)" -eq 0 ] || fail "Model { variant: green } still shows red"
     run 1 render squares.gltf --size 64x64 --variant purple --out x.png
     expect_err "no model has this material variant (the first model has: blue, green, plain)"
+    # rill run too: the variant applied after the load, seen in the headless screenshot.
+    run 0 run squares.gltf --headless --frames 3 --size 64x64 --variant blue --screenshot run.png
+    [ "$(dominant run.png 3)" -gt 0 ] || fail "rill run --variant blue shows no blue square"
+    [ "$(dominant run.png 1)" -eq 0 ] || fail "rill run --variant blue still shows red"
+    run 1 run squares.gltf --headless --frames 1 --size 64x64 --variant purple
+    expect_err "rill run: --variant 'purple': no model has this material variant"
     ;;
 render_points_lines)
     # Point and line primitives (issue 28) draw: a square outline as a line loop (mode 2) of four
