@@ -401,7 +401,12 @@ static bool emit(rill_render_hlod *h, const gpu_part *g, const float *m, rill_en
     if (!g->mesh.id) {
         return true;
     }
-    rill_render_instance in = {.mesh = g->mesh,
+    /* A stable id per (instance, level, part), as terrain chunks have: the voxel GI tracks
+     * instances by id (id 0 is never voxelized) and motion vectors match frames by it. Bit 63 is
+     * static batching's. */
+    uint64_t key[3] = {root, level, part};
+    rill_render_instance in = {.id = (rill_hash64(key, sizeof(key)) | 1u) & ~(UINT64_C(1) << 63),
+                               .mesh = g->mesh,
                                .material = g->material,
                                .mode = RILL_RENDER_MODE_NORMAL,
                                .lod_fade = fade};

@@ -11,13 +11,15 @@
  *     level-0 proxies nearer;
  *   - the proxies render with the validation layers clean;
  *   - a level-1 file of many parts is made over frames within max_upload_triangles and draws
- *     only once whole. */
+ *     only once whole;
+ *   - a drawn proxy is voxelized by the voxel-cone GI (its gpu_only mesh's voxel copy). */
 #include "stream/stream_fixture.h"
 
 #include <math.h>
 
 #include "render/render_test.h"
 #include "rill/formats/hlod.h"
+#include "rill/render/gi.h"
 #include "rill/render/hlod.h"
 
 #define BUDGET 1000000ull
@@ -94,10 +96,10 @@ typedef struct fixture {
     rill_render_hlod *h;
 } fixture;
 
-static void setup(fixture *f, const char *main_scene) {
+static void setup_quality(fixture *f, const char *main_scene, rill_render_quality quality) {
     sfx_init(&f->fx, RILL_RUN_MODE_GAME, BUDGET, COST);
-    f->r = render_test_renderer(
-        (rill_renderer_desc){.width = 64, .height = 64, .shadow_map_size = 256});
+    f->r = render_test_renderer((rill_renderer_desc){
+        .width = 64, .height = 64, .shadow_map_size = 256, .quality = quality});
     assert_non_null(f->r);
     rill_stream_hlod_settings hs = rill_stream_hlod_default();
     hs.crossfade_frames = XFADE;
@@ -107,6 +109,10 @@ static void setup(fixture *f, const char *main_scene) {
     /* main_scene is read at create (make_hlod): the cells must be on disk before. */
     f->h = NULL;
     (void)main_scene;
+}
+
+static void setup(fixture *f, const char *main_scene) {
+    setup_quality(f, main_scene, RILL_RENDER_QUALITY_DEFAULT);
 }
 
 static void make_hlod_budget(fixture *f, const char *main_scene, uint32_t max_tris) {
@@ -307,8 +313,9 @@ static void test_level1_cells(void **state) {
     const rill_render_instance *ins = NULL;
     n = rill_render_hlod_update(f.h, (float[3]){1000, 30, 50}, &ins, NULL);
     rill_render_snapshot snap = {0};
-    render_test_look_at(*(mat4 *)snap.view.world_from_view, (float[3]){1000, 30, 50},
-                        (float[3]){50, 5, 50});
+    mat4 wfv; /* aligned: cglm's SSE inverse stores aligned (the snapshot's array is not) */
+    render_test_look_at(wfv, (float[3]){1000, 30, 50}, (float[3]){50, 5, 50});
+    memcpy(snap.view.world_from_view, wfv, sizeof(wfv));
     snap.view.far_plane = 5000.0f;
     snap.instances = ins;
     snap.instance_count = n;
@@ -364,11 +371,57 @@ static void test_parts_over_frames(void **state) {
     }
 }
 
+/* A drawn proxy is voxelized by the voxel-cone GI (SdfLow) like any mesh: its part's 20 m square
+ * fills the clipmap around a view above it (the proxy mesh is gpu_only: its voxel copy). */
+static void test_proxies_voxelized(void **state) {
+    (void)state;
+    fixture f;
+    setup_quality(&f, "main.rsn", RILL_RENDER_QUALITY_HIGH);
+    sfx_scene(&f.fx, "d.rsn", 3, 1.0f);
+    write_proxy(f.fx.env.dir, "d.hlod", 0, -10, -10, 20, true);
+    sfx_instance(&f.fx, "d.rsn", 30, 30, 50, 60, 10);
+    make_hlod(&f, "main.rsn");
+    const rill_render_hlod_draw *d = NULL;
+    uint32_t n = 0;
+    for (int k = 0; k < 4; k++) {
+        n = frame(&f, 400, 30, &d); /* the district far away: not resident, its proxy drawn */
+    }
+    assert_int_equal(n, 1);
+    const rill_render_instance *ins = NULL;
+    n = rill_render_hlod_update(f.h, (float[3]){400, 0, 30}, &ins, NULL);
+    assert_int_equal(n, 1);
+    rill_render_global_illumination gi = rill_render_global_illumination_query_defaults();
+    gi.quality = RILL_GI_SDF_LOW;
+    rill_render_routed_settings routed = {"GlobalIllumination", &gi, sizeof(gi), 0};
+    rill_render_snapshot snap = {0};
+    mat4 wfv; /* aligned: cglm's SSE inverse stores aligned (the snapshot's array is not) */
+    render_test_look_at(wfv, (float[3]){30, 15, 45}, (float[3]){30, 5, 30});
+    memcpy(snap.view.world_from_view, wfv, sizeof(wfv));
+    snap.view.settings = &routed;
+    snap.view.settings_count = 1;
+    snap.instances = ins;
+    snap.instance_count = n;
+    rill_error err = {0};
+    for (int k = 0; k < 6; k++) {
+        assert_int_equal(rill_renderer_render(f.r, &snap, &err), RILL_OK);
+    }
+    rill_render_stats st;
+    rill_renderer_stats(f.r, &st);
+    print_message("one 20 m proxy square, SdfLow: %u voxels (%u cascades, %llu units, fade %.2f, "
+                  "mode %d)\n",
+                  st.gi_voxels_filled, st.gi_cascades_resident,
+                  (unsigned long long)st.gi_voxel_units, ins[0].lod_fade, (int)ins[0].mode);
+    assert_true(st.gi_voxels_filled > 1000);
+    assert_int_equal(st.validation_messages, 0);
+    teardown(&f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_drawn_exactly_where_not_resident),
         cmocka_unit_test(test_level1_cells),
         cmocka_unit_test(test_parts_over_frames),
+        cmocka_unit_test(test_proxies_voxelized),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
