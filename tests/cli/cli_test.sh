@@ -2129,6 +2129,33 @@ RSN
     [ "$(dominant run.png 1)" -eq 0 ] || fail "rill run --variant blue still shows red"
     run 1 run squares.gltf --headless --frames 1 --size 64x64 --variant purple
     expect_err "rill run: --variant 'purple': no model has this material variant"
+    # A script switches the variant at runtime by writing the Model component in place.
+    cat >switch.rsn <<'RSN'
+rsn 1
+entity 1 "Squares" {
+    Transform {
+        translation: (0, 0, 0)
+    }
+    Model {
+        path: "squares.gltf"
+    }
+    Script { path: @"switch.lua" }
+}
+RSN
+    cat >switch.lua <<'LUA'
+function update(self, dt)
+  if rill.key_pressed("v") then
+    self.entity.Model.variant = "blue"
+    rill.log("variant", self.entity.Model.variant)
+  end
+end
+LUA
+    run 0 run switch.rsn --headless --frames 8 --size 64x64 --screenshot before.png
+    [ "$(dominant before.png 1)" -gt 0 ] || fail "the scripted scene starts without red"
+    run 0 run switch.rsn --headless --frames 8 --size 64x64 --key v@2 --screenshot after.png
+    expect_err "switch.lua:4: variant	blue"
+    [ "$(dominant after.png 3)" -gt 0 ] || fail "the script's variant shows no blue"
+    [ "$(dominant after.png 1)" -eq 0 ] || fail "the script's variant still shows red"
     ;;
 render_points_lines)
     # Point and line primitives (issue 28) draw: a square outline as a line loop (mode 2) of four
