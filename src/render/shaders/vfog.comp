@@ -11,7 +11,10 @@
 // inside every slice (the middle on the first frame of a history), and before integrating blends
 // the froxel's in-scattered light and extinction with last frame's value at the same world point
 // (the froxel's centre through last frame's view-projection and slice spacing; none where that
-// falls outside last frame's volume). The blended values are this frame's history (same layout).
+// falls outside last frame's volume), after clamping last frame's value to the range of this
+// frame's values over the froxel and its 3 x 3 neighbours of the same slice (the workgroup's tile
+// in shared memory), so light that moved or went out does not linger as a ghost for ~20 frames.
+// The blended values are this frame's history (same layout).
 
 // The leading part of `Frame` (common.glsl, frame.h): what the fog reads.
 layout(set = 0, binding = 0) uniform Frame {
@@ -133,6 +136,27 @@ float slice_jitter(uvec2 g) {
 }
 
 // Last frame's froxel values at world point p (false where p was outside last frame's volume).
+// This frame's froxel values of the workgroup's 8 x 8 columns at the slice being walked, and
+// whether each column is inside the grid (the neighbourhood clamp reads them).
+shared vec4 tile_cur[8][8];
+shared bool tile_in[8][8];
+
+// The smallest and largest of this frame's values over the 3 x 3 columns around lid that lie in
+// the tile and the grid (the column's own value included).
+void tile_range(uvec2 lid, out vec4 lo, out vec4 hi) {
+    lo = tile_cur[lid.y][lid.x];
+    hi = lo;
+    for (int dy = -1; dy <= 1; dy++) {
+        for (int dx = -1; dx <= 1; dx++) {
+            ivec2 n = ivec2(lid) + ivec2(dx, dy);
+            if (any(lessThan(n, ivec2(0))) || any(greaterThan(n, ivec2(7))) || !tile_in[n.y][n.x])
+                continue;
+            lo = min(lo, tile_cur[n.y][n.x]);
+            hi = max(hi, tile_cur[n.y][n.x]);
+        }
+    }
+}
+
 bool history_at(vec3 p, out vec4 h) {
     h = vec4(0.0);
     vec4 c = vf.prev_view_proj * vec4(p, 1.0);
@@ -159,8 +183,11 @@ bool history_at(vec3 p, out vec4 h) {
 
 void main() {
     uvec2 g = gl_GlobalInvocationID.xy;
-    if (g.x >= vf.grid.x || g.y >= vf.grid.y)
-        return;
+    uvec2 lid = gl_LocalInvocationID.xy;
+    // Columns outside the grid walk the slices too (the clamp's barriers need the whole
+    // workgroup) but store nothing.
+    bool inside = g.x < vf.grid.x && g.y < vf.grid.y;
+    tile_in[lid.y][lid.x] = inside;
     vec2 ndc = (vec2(g) + 0.5) / vec2(vf.grid.xy) * 2.0 - 1.0;
     ndc.y = -ndc.y; // viewports are y-flipped
     vec4 a = vf.inv_view_proj * vec4(ndc, 0.0, 1.0);
@@ -200,7 +227,7 @@ void main() {
                 ssum += s;
             }
         }
-        if (ext > 0.0) {
+        if (ext > 0.0 && inside) {
             float gp = ssum > 0.0 ? clamp(gsum / ssum, -0.95, 0.95) : 0.0;
             vec3 light = ambient;
             if (sun)
@@ -213,8 +240,17 @@ void main() {
             cur = vec4(min(scat * light, vec3(60000.0)), ext);
         }
         vec4 h;
-        if (temporal && history_at(cam + dir * vfog_slice_end(float(k) + 0.5), h))
-            cur = mix(cur, h, vf.temporal.y);
+        if (temporal) {
+            tile_cur[lid.y][lid.x] = cur;
+            barrier();
+            vec4 lo, hi;
+            tile_range(lid, lo, hi);
+            barrier(); // every column has read the tile before the next slice writes it
+            if (history_at(cam + dir * vfog_slice_end(float(k) + 0.5), h))
+                cur = mix(cur, clamp(h, lo, hi), vf.temporal.y);
+        }
+        if (!inside)
+            continue;
         ivec2 at = ivec2(g.x + k * vf.grid.x, g.y);
         imageStore(history_out, at, min(cur, vec4(60000.0)));
         if (cur.a > 0.0) {
