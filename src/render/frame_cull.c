@@ -382,8 +382,9 @@ static inline uint64_t matrix_hash(const float m[16]) {
  * compared by its fingerprint (matrix_hash) and only a changed one is written: an unchanged
  * instance costs its 24-byte key, not the 64 bytes of a matrix. Two different matrices of one
  * instance taken as equal would need a 64-bit collision (odds about 2^-64 per change; the motion of
- * that instance would then be off for a frame). A second view of the frame finds the instance
- * already recorded and gets UINT32_MAX, as it always has. */
+ * that instance would then be off for a frame). The frame's other views do not come here: they
+ * reuse the first view's results (motion_keep), since a second call would find the instance
+ * already recorded and give it no motion. */
 static uint32_t track_instance(rill_renderer *r, const rill_render_instance *in,
                                const cull_track *t) {
     uint32_t s = t->slot;
@@ -537,6 +538,7 @@ typedef struct cull_job {
     draw_item *lists[LIST_COUNT]; /* the view's lists, reserved by cull_layout's count */
     cull_slice *slices;
     cull_track *tracks;
+    const uint32_t *motion; /* NULL: take the motion records; else an earlier view's, by position */
     bool wire_pipe, passthrough;
     float wire_fade_end;
 } cull_job;
@@ -692,7 +694,7 @@ static uint32_t chunk_fill(const cull_job *jb, slice_cursor *c, cull_chunk *ch, 
         if (in->range_count) {
             const rill_render_range *rg = &snap->ranges[in->range_first + c->sub];
             if (c->sub == 0) {
-                c->track = track_record(jb, out, begin, in, i);
+                c->track = jb->motion ? jb->motion[i] : track_record(jb, out, begin, in, i);
             }
             ch->range[m] = in->range_first + c->sub;
             ch->prev[m] = c->track;
@@ -706,7 +708,7 @@ static uint32_t chunk_fill(const cull_job *jb, slice_cursor *c, cull_chunk *ch, 
             chunk_gather(ch, m, in->transform, rg->center, rg->radius);
         } else {
             ch->range[m] = UINT32_MAX;
-            ch->prev[m] = track_record(jb, out, begin, in, i);
+            ch->prev[m] = jb->motion ? jb->motion[i] : track_record(jb, out, begin, in, i);
             c->i++;
             chunk_gather(ch, m, in->transform, ms->center, ms->radius);
         }
@@ -773,7 +775,9 @@ static uint32_t list_merge(const cull_job *jb, int l, uint32_t nslices) {
         const draw_item *src = items + jb->slices[t].at;
         for (uint32_t k = 0; k < jb->slices[t].len[l]; k++) {
             draw_item it = src[k];
-            it.prev = it.prev == UINT32_MAX ? UINT32_MAX : jb->tracks[it.prev].slot;
+            if (!jb->motion) { /* else the earlier view's slots already */
+                it.prev = it.prev == UINT32_MAX ? UINT32_MAX : jb->tracks[it.prev].slot;
+            }
             items[n++] = it;
         }
     }
@@ -781,6 +785,38 @@ static uint32_t list_merge(const cull_job *jb, int l, uint32_t nslices) {
 }
 
 /* >>the view's lists ------------------------------------------------------------------------ */
+
+/* After the first view's history pass: each snapshot position's motion record (UINT32_MAX
+ * without one), for the frame's other views of the same snapshot. Every instance a view can list
+ * was recorded (chunk_fill records before any test). Left unset when out of memory: then each view
+ * takes its own records, as before. */
+static void motion_keep(rill_renderer *r, const cull_job *jb, uint32_t nslices, uint32_t ninst) {
+    r->motion_instances = NULL;
+    if (!rill_array_size_for(&r->motion_prev, ninst ? ninst : 1)) {
+        return;
+    }
+    uint32_t *mp = r->motion_prev.data;
+    for (uint32_t i = 0; i < ninst; i++) {
+        mp[i] = UINT32_MAX;
+    }
+    for (uint32_t t = 0; t < nslices; t++) {
+        const cull_track *tr = jb->tracks + (uint64_t)t * CULL_SLICE;
+        for (uint32_t k = 0; k < jb->slices[t].tracked; k++) {
+            mp[tr[k].pos] = tr[k].slot;
+        }
+    }
+    r->motion_instances = jb->snap->instances;
+    r->motion_count = ninst;
+    r->motion_frame = r->frame_counter;
+}
+
+/* The motion records an earlier view of this frame took over the same snapshot, or NULL. */
+static const uint32_t *motion_reuse(const rill_renderer *r, const rill__view *vs) {
+    bool same = vs->index > 0 && r->motion_frame == r->frame_counter &&
+                r->motion_instances == vs->snap->instances &&
+                r->motion_count == vs->snap->instance_count && vs->snap->instance_count;
+    return same ? r->motion_prev.data : NULL;
+}
 
 /* Sizes the view's lists for cap items (the slices write their items without a capacity check),
  * the sort's scratch (sized like them, as it exchanges buffers with a list) and the motion records
@@ -817,6 +853,7 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
                   vs->ghosts.data},
         .slices = r->cull_slices.data,
         .tracks = r->cull_tracks.data,
+        .motion = motion_reuse(r, vs),
         .wire_pipe = r->pipes[RILL__PIPE_WIRE] != NULL,
         .passthrough = vs->passthrough,
         .wire_fade_end = vs->wire_fade[1],
@@ -826,6 +863,9 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
      * the lists are the same whatever the number of threads. */
     rill_jobs_for(r->desc.jobs, ninst, CULL_SLICE, cull_slice_run, &jb);
     history_apply(r, &jb, nslices);
+    if (!jb.motion && vs->index == 0) {
+        motion_keep(r, &jb, nslices, ninst);
+    }
     uint32_t n_plain = 0, n_solid = 0, n_edges = 0, n_glass = 0;
     for (uint32_t t = 0; t < nslices; t++) {
         n_plain += jb.slices[t].plain;

@@ -461,6 +461,13 @@ struct rill_renderer {
     RILL_ARRAY(draw_item) sort_tmp;
     RILL_ARRAY(cull_slice) cull_slices;
     RILL_ARRAY(cull_track) cull_tracks;
+    /* The frame's motion records by snapshot position (history slot * 2 + half, or UINT32_MAX),
+     * taken by the first view culled over snapshot `motion_instances` in frame `motion_frame` and
+     * reused by the frame's other views of it (frame_cull.c) */
+    RILL_ARRAY(uint32_t) motion_prev;
+    const rill_render_instance *motion_instances;
+    uint32_t motion_count;
+    uint64_t motion_frame;
     RILL_ARRAY(uint32_t) cluster_counts;
     RILL_ARRAY(struct cluster_range) light_ranges;
     RILL_ARRAY(float) light_d2;                /* nearest-light selection: distances, twice */

@@ -253,6 +253,7 @@ void rill_renderer_destroy(rill_renderer *r) {
     rill_array_free(&r->sort_tmp);
     rill_array_free(&r->cull_slices);
     rill_array_free(&r->cull_tracks);
+    rill_array_free(&r->motion_prev);
     rill_array_free(&r->cluster_counts);
     rill_array_free(&r->light_ranges);
     rill_array_free(&r->light_d2);

@@ -3,8 +3,9 @@
  * lookup of every pixel predicts, a broken one is refused naming the file and line and the frame
  * still renders, white balance / exposure / saturation move the colours the right way), depth of
  * field (the far object's edges soften, the focal plane's stay sharp, in both modes), motion blur
- * (a moving cube's edges soften, a still one is untouched) and hostile settings (clamped with a
- * warning naming the field). */
+ * (a moving cube's edges soften, a still one is untouched; in split screen the second camera's
+ * half streaks like the first's: the object's motion reaches every view) and hostile settings
+ * (clamped with a warning naming the field). */
 #include "rill_test.h"
 
 #include "rill/asset.h"
@@ -365,6 +366,49 @@ static void test_motion_blur(void **state) {
     scene_close(&sc);
 }
 
+/* Split screen, both halves the same camera with MotionBlur: a moving cube streaks in the second
+ * view (view 1) exactly as in the first (before, only the frame's first view had object motion,
+ * so view 1 saw a still cube), and both halves differ from the still frame. */
+static void test_motion_blur_second_view(void **state) {
+    (void)state;
+    scene sc;
+    if (!scene_open(&sc)) {
+        skip();
+    }
+    sc.s.instance_count = 1;
+    rill_render_motion_blur m = {360.0f, 16};
+    one_setting(&sc, "MotionBlur", &m, sizeof(m));
+    rill_render_view views[2] = {sc.s.view, sc.s.view};
+    views[0].viewport[2] = 0.5f, views[0].viewport[3] = 1.0f;
+    views[1].viewport[0] = 0.5f, views[1].viewport[2] = 0.5f, views[1].viewport[3] = 1.0f;
+    views[1].order = 1;
+    sc.s.views = views;
+    sc.s.view_count = 2;
+    static uint8_t still[W * H * 4];
+    render_test_place(&sc.inst[0], 7, sc.cube, sc.lit, (float[3]){0, 0, -3}, 0.8f, 0);
+    scene_render(&sc, 3);
+    memcpy(still, sc.px, sizeof(still));
+    render_test_place(&sc.inst[0], 7, sc.cube, sc.lit, (float[3]){0.3f, 0, -3}, 0.8f, 0);
+    scene_render(&sc, 1);
+    int differ = 0, streaked[2] = {0, 0};
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W / 2; x++) {
+            const uint8_t *l = sc.px + (y * W + x) * 4, *r = sc.px + (y * W + x + W / 2) * 4;
+            differ += memcmp(l, r, 3) != 0;
+            for (int h = 0; h < 2; h++) {
+                const uint8_t *a = still + (y * W + x + h * W / 2) * 4, *b = h ? r : l;
+                streaked[h] += a[0] + a[1] + a[2] < 10 && b[0] + b[1] + b[2] > 30;
+            }
+        }
+    }
+    print_message("split-screen motion blur: streaked %d left / %d right, %d pixels differ\n",
+                  streaked[0], streaked[1], differ);
+    assert_true(streaked[0] >= 10);
+    assert_int_equal(streaked[1], streaked[0]);
+    assert_int_equal(differ, 0);
+    scene_close(&sc);
+}
+
 /* NaN, negative and huge settings are clamped with a warning naming the field; frames render. */
 static void test_hostile_settings(void **state) {
     (void)state;
@@ -537,10 +581,10 @@ static void test_forward_decal_extract(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_color_grading_lut),     cmocka_unit_test(test_color_grading_hdr),
-        cmocka_unit_test(test_depth_of_field),        cmocka_unit_test(test_motion_blur),
-        cmocka_unit_test(test_hostile_settings),      cmocka_unit_test(test_forward_decal),
-        cmocka_unit_test(test_forward_decal_extract),
+        cmocka_unit_test(test_color_grading_lut), cmocka_unit_test(test_color_grading_hdr),
+        cmocka_unit_test(test_depth_of_field),    cmocka_unit_test(test_motion_blur_second_view),
+        cmocka_unit_test(test_motion_blur),       cmocka_unit_test(test_hostile_settings),
+        cmocka_unit_test(test_forward_decal),     cmocka_unit_test(test_forward_decal_extract),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
