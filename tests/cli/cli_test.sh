@@ -2156,6 +2156,13 @@ LUA
     expect_err "switch.lua:4: variant	blue"
     [ "$(dominant after.png 3)" -gt 0 ] || fail "the script's variant shows no blue"
     [ "$(dominant after.png 1)" -eq 0 ] || fail "the script's variant still shows red"
+    # The same switch with GPU-driven culling (its instance table must see the new material).
+    mkdir -p gc && cp squares.gltf switch.rsn switch.lua gc/
+    printf '[project]\nname = "gc"\nmain_scene = "switch.rsn"\n\n[rendering]\ngpu_culling = true\n' \
+        >gc/project.toml
+    run 0 run gc --headless --frames 8 --size 64x64 --key v@2 --screenshot gc.png
+    [ "$(dominant gc.png 3)" -gt 0 ] || fail "with GPU culling the script's variant shows no blue"
+    [ "$(dominant gc.png 1)" -eq 0 ] || fail "with GPU culling the script's variant still shows red"
     ;;
 render_points_lines)
     # Point and line primitives (issue 28) draw: a square outline as a line loop (mode 2) of four
