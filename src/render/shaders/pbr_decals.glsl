@@ -28,6 +28,9 @@ void transparent_decals(vec3 pos, vec3 n, inout vec3 albedo) {
         return;
     uvec2 t = uvec2(gl_FragCoord.xy) / 16u;
     uint base = 4u + (t.y * tiles_x + t.x) * words;
+    // a fragment outside the image the lists were binned for reads nothing
+    if (t.x >= tiles_x || base + words > uint(frag_decal_tiles.length()))
+        return;
     vec4 acc = vec4(0.0);
     for (uint w = 0u; w < words; w++) {
         uint bits = frag_decal_tiles[base + w];
