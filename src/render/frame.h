@@ -398,6 +398,10 @@ rill_result rill__water_plan(rill_renderer *r, rill__cmd *cmd, const rill_render
                              rill_error *err);
 rill_result rill__water_add_view(rill_renderer *r, rill_rg *g, rill__view *vs, rill_rg_pass after,
                                  rill_rg_pass *out_last, rill_error *err);
+/* The view's screen-space reflections on water (Water and PoolWater; ocean_draw.c): its
+ * ScreenSpaceReflections at Medium and High into out: x intensity (0: none), y thickness (m),
+ * z steps. */
+void rill__water_ssr_settings(const rill_renderer *r, const rill__view *vs, float out[4]);
 
 /* transmission.c: when the view's transparent list holds a transmissive material, adds the copy
  * of its lit HDR image (vs->res.scene, vs->scene_levels mips) after `after` (out_last as

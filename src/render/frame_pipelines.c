@@ -52,7 +52,8 @@ static const rill__set_layout skybox_set = {{T, T, I}};
 /* frame, shadows, harmonics, block, boxes, volume, lights, light clusters, cluster lists,
  * history in, history out, cloud shadow map */
 static const rill__set_layout vfog_set = {{U, T, T, U, S, I, S, S, S, T, I, T}};
-static const rill__set_layout water_set = {{U, T, I, S, T}}; /* frame, depth, hdr, boxes, sky */
+/* PoolWater (water.c): frame, depth, hdr, boxes, sky, the scene copy */
+static const rill__set_layout water_set = {{U, T, I, S, T, T}};
 /* Water (ocean.c): spectrum (workspace, block), fft (workspace), maps (workspace, block,
  * displacement, slopes), draw (frame, depth, hdr, block, sky, displacement, slopes) */
 static const rill__set_layout ocean_spectrum_set = {{S, S}};
@@ -181,7 +182,7 @@ static const pipe_row rows[] = {
     {RILL__PIPE_VFOG,           "volumetric fog",             COMPUTE(vfog_comp),          NO_COLOR,                0,                              &vfog_set,       NULL,          0},
     {RILL__PIPE_CLOUDS,         "clouds",                     COMPUTE(clouds_comp),        NO_COLOR,                0,                              &sky_view_set,   NULL,          48},
     {RILL__PIPE_CLOUDS_SHADOW,  "cloud shadow map",           COMPUTE(clouds_shadow_comp), NO_COLOR,                0,                              &one_out,        NULL,          64},
-    {RILL__PIPE_WATER,          "pool water",                 COMPUTE(water_comp),         NO_COLOR,                0,                              &water_set,      NULL,          80},
+    {RILL__PIPE_WATER,          "pool water",                 COMPUTE(water_comp),         NO_COLOR,                0,                              &water_set,      NULL,          96},
     {RILL__PIPE_OCEAN_SPECTRUM, "ocean spectrum",             COMPUTE(ocean_spectrum_comp), NO_COLOR,               0,                              &ocean_spectrum_set, NULL,      16},
     {RILL__PIPE_OCEAN_FFT,      "ocean fft",                  COMPUTE(ocean_fft_comp),     NO_COLOR,                0,                              &ocean_fft_set,  NULL,          16},
     {RILL__PIPE_OCEAN_MAPS,     "ocean maps",                 COMPUTE(ocean_maps_comp),    NO_COLOR,                0,                              &ocean_maps_set, NULL,          16},

@@ -223,10 +223,8 @@ static void pass_maps(rill_rg_ctx *ctx, void *user) {
     rill__cmd_dispatch(ctx->cmd, o->size / 16u, o->size / 16u, o->cascades);
 }
 
-/* The view's screen-space reflections on the water (its ScreenSpaceReflections settings, Medium
- * and High tiers; the SSR effect warns about their values): x intensity (0: none), y thickness
- * (m), z steps. */
-static void water_ssr(const rill_renderer *r, const rill__view *vs, float out[4]) {
+/* The SSR effect warns about the settings' values; here they are only clamped. */
+void rill__water_ssr_settings(const rill_renderer *r, const rill__view *vs, float out[4]) {
     memset(out, 0, sizeof(float) * 4);
     const rill_render_routed_settings *rs =
         r->desc.quality == RILL_RENDER_QUALITY_LOW
@@ -272,7 +270,7 @@ static void pass_ocean(rill_rg_ctx *ctx, void *user) {
     push.params[0] = 2.0f * tanf(0.5f * fov) / (float)RILL_MAX(dd->height, 1u);
     /* Wireframe mode: the lines take the view's wireframe colour. */
     memcpy(&push.params[1], vs->wire_color, sizeof(float) * 3);
-    water_ssr(r, vs, push.ssr);
+    rill__water_ssr_settings(r, vs, push.ssr);
     rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_OCEAN_DRAW]);
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 8);
     rill__cmd_push(ctx->cmd, &push, sizeof(push));

@@ -1,8 +1,9 @@
 /* water.c: PoolWater (rill/render/water.h): the component (fields, defaults, registration), its
  * part of extract, and the GPU side: after the views are planned, the snapshot's boxes clamped
  * (warnings naming entity and field) into this frame's buffer as inverse matrices; per view, one
- * compute pass "water" (water.comp) after the sky over the lit image. Without water there is no
- * pass. */
+ * compute pass "water" (water.comp) after the sky over the lit image, and with the view's
+ * ScreenSpaceReflections (Medium/High) a "water.scene" copy of the lit image before it that the
+ * reflections read. Without water there is no pass. */
 #include "rill/render/water.h"
 #include "frame.h"
 
@@ -53,7 +54,8 @@ rill_result rill__water_register(rill_world *w, rill_error *err) {
         RILL_FIELDS(water_fields),
         .defaults = &def,
         .doc = "a box of water (the transform maps the unit cube onto it; the surface is its top "
-               "face) with Gerstner waves, sky reflection and depth tint"};
+               "face) with Gerstner waves, sky reflection (and the scene's, with the camera's "
+               "ScreenSpaceReflections at Medium/High) and depth tint"};
     rill_component c = rill_world_find_component(w, d.name);
     if (!c.id && !rill_world_register_component(w, &d).id) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
@@ -98,7 +100,8 @@ struct rill__water {
     uint64_t off;
     uint32_t count;
     float time;
-    bool warned; /* "too many PoolWater boxes" was said */
+    bool warned;                                  /* "too many PoolWater boxes" was said */
+    rill_rg_image r_scene[RILL_RENDER_MAX_VIEWS]; /* this frame's "water.scene" per view */
 };
 
 rill_result rill__water_create(rill_renderer *r, rill_error *err) {
@@ -190,7 +193,7 @@ static void pass_water(rill_rg_ctx *ctx, void *user) {
     rill__water *wt = r->water;
     rill__img *depth = rill__ctx_img(ctx, vs->res.depth);
     const rill__img_desc *dd = rill__img_get_desc(depth);
-    rill__binding b[5], ibl[3];
+    rill__binding b[6], ibl[3];
     memset(b, 0, sizeof(b));
     b[0].buf = vs->frame_buf;
     b[0].offset = vs->frame_off;
@@ -208,7 +211,14 @@ static void pass_water(rill_rg_ctx *ctx, void *user) {
     struct {
         float inv_vp[16];
         float params[4];
+        float ssr[4];
     } push;
+    rill__water_ssr_settings(r, vs, push.ssr);
+    /* Without reflections the scene copy is not made: the depth image stands in (never read). */
+    bool reflect = push.ssr[0] > 0.0f;
+    b[5].img = reflect ? rill__ctx_img(ctx, wt->r_scene[vs->index]) : depth;
+    b[5].layer = -1;
+    b[5].sampler = reflect ? RILL__SAMPLER_LINEAR_CLAMP : RILL__SAMPLER_NEAREST_CLAMP;
     mat4 vp, inv;
     memcpy(vp, vs->view_proj, sizeof(vp));
     glm_mat4_inv(vp, inv);
@@ -217,9 +227,36 @@ static void pass_water(rill_rg_ctx *ctx, void *user) {
     push.params[1] = (float)wt->count;
     push.params[2] = push.params[3] = 0.0f;
     rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_WATER]);
-    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 5);
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 6);
     rill__cmd_push(ctx->cmd, &push, sizeof(push));
     rill__cmd_dispatch(ctx->cmd, (dd->width + 7) / 8, (dd->height + 7) / 8, 1);
+}
+
+static void pass_scene_copy(rill_rg_ctx *ctx, void *user) {
+    const rill__view *vs = user;
+    rill__cmd_copy_image_general(ctx->cmd, rill__ctx_img(ctx, vs->res.hdr),
+                                 rill__ctx_img(ctx, ctx->r->water->r_scene[vs->index]));
+}
+
+/* "water.scene": view vs's lit image so far into a copy the reflections sample (after *after). */
+static rill_result add_scene_copy(rill_renderer *r, rill_rg *g, rill__view *vs, rill_rg_pass *after,
+                                  rill_error *err) {
+    uint32_t w = vs->size3[0] ? vs->size3[0] : 1, h = vs->size3[1] ? vs->size3[1] : 1;
+    rill_rg_image_desc d = {.format = RILL_RG_FORMAT_RGBA16F,
+                            .size_mode = RILL_RG_SIZE_ABSOLUTE,
+                            .width = w,
+                            .height = h};
+    rill_rg_image scene = rill_rg_create_image(g, "water.scene", &d, err);
+    r->water->r_scene[vs->index] = scene;
+    rill_rg_pass_desc pd = {
+        .label = "water.scene", .exec = pass_scene_copy, .user = vs, .view = vs->index};
+    rill_rg_pass copy = rill_rg_add_pass(g, &pd, err);
+    /* Held as written (it only reads it) to sit between the passes before and the water's. */
+    RILL_TRY(rill_rg_use_image(g, copy, vs->res.hdr, RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL_TRY(rill_rg_use_image(g, copy, scene, RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL_TRY(rill_rg_add_edge(g, *after, copy, err));
+    *after = copy;
+    return RILL_OK;
 }
 
 rill_result rill__water_add_view(rill_renderer *r, rill_rg *g, rill__view *vs, rill_rg_pass after,
@@ -228,10 +265,19 @@ rill_result rill__water_add_view(rill_renderer *r, rill_rg *g, rill__view *vs, r
     if (!r->water->count) {
         return RILL_OK;
     }
+    float ssr[4];
+    rill__water_ssr_settings(r, vs, ssr);
+    bool reflect = ssr[0] > 0.0f;
+    if (reflect) {
+        RILL_TRY(add_scene_copy(r, g, vs, &after, err));
+    }
     rill_rg_pass_desc pd = {.label = "water", .exec = pass_water, .user = vs, .view = vs->index};
     rill_rg_pass p = rill_rg_add_pass(g, &pd, err);
     const rill_rg_usage rd = RILL_RG_USAGE_SAMPLED_COMPUTE;
     RILL_TRY(rill_rg_use_image(g, p, vs->res.depth, rd, err));
+    if (reflect) {
+        RILL_TRY(rill_rg_use_image(g, p, r->water->r_scene[vs->index], rd, err));
+    }
     RILL_TRY(rill__ibl_access_compute(r, g, p, err));
     RILL_TRY(rill_rg_use_image(g, p, vs->res.hdr, RILL_RG_USAGE_STORAGE_WRITE, err));
     RILL_TRY(rill_rg_add_edge(g, after, p, err));

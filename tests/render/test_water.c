@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "rill/render.h"
+#include "rill/render/reflections.h"
 #include "rill/render/water.h"
 #include "rill/scene.h"
 
@@ -304,6 +305,65 @@ static void test_extract(void **state) {
     rill_world_destroy(w);
 }
 
+/* Redness (R minus the mean of G and B) over the rows y0..y1 of the middle third of the frame. */
+static double redness(const uint8_t *px, int y0, int y1) {
+    double s = 0.0;
+    int n = 0;
+    for (int y = y0; y <= y1; y++) {
+        for (int x = W / 3; x < W * 2 / 3; x++) {
+            const uint8_t *q = px + ((size_t)y * W + (size_t)x) * 4;
+            s += q[0] - 0.5 * (q[1] + q[2]);
+            n++;
+        }
+    }
+    return s / n;
+}
+
+/* Screen-space reflections on pool water (Medium tier, the view's ScreenSpaceReflections), as on
+ * the ocean: a red wall standing just behind the pool shows in the water in front of it, which
+ * without them reflects only the sky. Calm water (no waves) for a clear mirror image. */
+static void test_reflects_the_scene(void **state) {
+    fixture *f = *state;
+    rill_renderer *r = render_test_renderer((rill_renderer_desc){
+        .width = W, .height = H, .shadow_map_size = 256, .quality = RILL_RENDER_QUALITY_MEDIUM});
+    assert_non_null(r);
+    rill_error err = {0};
+    rill_mesh cube = rill_render_mesh_cube(r, &err);
+    rill_material white = render_test_material(r, (rill_material_desc){.base_color = {1, 1, 1, 1}});
+    rill_material red = render_test_material(
+        r, (rill_material_desc){.base_color = {1, 0, 0, 1}, .emissive = {2, 0, 0}, .roughness = 1});
+    rill_render_ssr ssr = rill_render_ssr_query_defaults();
+    rill_render_routed_settings rs = {"ScreenSpaceReflections", &ssr, sizeof(ssr), 0};
+    rill_render_instance inst[2];
+    double red_water[2];
+    for (int i = 0; i < 2; i++) {
+        scene(f, (float[3]){0, 1.5f, 9}, 2.0f, true);
+        f->box.water.wave_height = 0.0f;
+        inst[0] = f->floor;
+        inst[0].mesh = cube;
+        inst[0].material = white;
+        /* The wall: 16 x 7 m, 0.5 m thick, 0.5 m behind the pool's far edge (z = -5). */
+        render_test_place(&inst[1], 2, cube, red, (float[3]){0, 0, 0}, 1.0f, 0.0f);
+        mat4 t;
+        glm_mat4_identity(t);
+        glm_translate(t, (vec3){0, 1.5f, -5.75f});
+        glm_scale(t, (vec3){16, 7, 0.5f});
+        memcpy(inst[1].transform, t, sizeof(t));
+        f->snap.instances = inst;
+        f->snap.instance_count = 2;
+        if (i) {
+            f->snap.view.settings = &rs;
+            f->snap.view.settings_count = 1;
+        }
+        render(f, r, 3, i ? "pool_ssr_on" : "pool_ssr_off");
+        red_water[i] = redness(f->px, H / 2 - 2, H / 2 + 10); /* the water before the wall */
+    }
+    print_message("pool water before a red wall: redness %.1f without reflections, %.1f with\n",
+                  red_water[0], red_water[1]);
+    assert_true(red_water[1] > red_water[0] + 10.0);
+    render_test_destroy_clean(r, false);
+}
+
 int main(void) {
     const struct CMUnitTest cpu[] = {cmocka_unit_test(test_extract)};
     const struct CMUnitTest gpu[] = {
@@ -311,6 +371,7 @@ int main(void) {
         cmocka_unit_test(test_waves_move_deterministic),
         cmocka_unit_test(test_fresnel),
         cmocka_unit_test(test_hostile_clamp),
+        cmocka_unit_test(test_reflects_the_scene),
     };
     int failed = cmocka_run_group_tests_name("water_cpu", cpu, NULL, NULL);
     return failed + cmocka_run_group_tests_name("water_gpu", gpu, setup, teardown);

@@ -2,9 +2,11 @@
 // water.comp: PoolWater over the lit HDR image of one view (water.c). Each pixel's ray is taken
 // into every box's space; where it meets the box's top face (y = 0.5) nearer than the scene
 // behind, the pixel is water: the normal from four Gerstner waves at the hit (world x, z), the
-// sky's reflection (the image-based light's sharpest level) and the sun's glint weighted by
-// Schlick's Fresnel (F0 0.02), over the scene behind seen through the water (its own pixel, no
-// offset), attenuated along the path under the surface toward the depth colour.
+// sky's reflection (the image-based light's sharpest level; with the view's
+// ScreenSpaceReflections at Medium/High, the scene where the reflected ray meets it, from a copy
+// of the lit image, water_ssr.glsl) and the sun's glint weighted by Schlick's Fresnel (F0 0.02),
+// over the scene behind seen through the water (its own pixel, no offset), attenuated along the
+// path under the surface toward the depth colour.
 
 // The leading part of `Frame` (common.glsl, frame.h): what the water reads.
 layout(set = 0, binding = 0) uniform Frame {
@@ -25,13 +27,17 @@ struct Box {
 };
 layout(set = 0, binding = 3) readonly buffer Boxes { Box boxes[]; };
 layout(set = 0, binding = 4) uniform samplerCube sky;
+layout(set = 0, binding = 5) uniform sampler2D scene_tex; // the lit image before the water
 layout(push_constant) uniform Push {
     mat4 inv_view_proj;
     vec4 params; // x time (s), y boxes
+    vec4 ssr;    // x reflections' intensity (0: none), y thickness (m), z steps
 } pc;
 layout(local_size_x = 8, local_size_y = 8) in;
 
 const float PI = 3.14159265359;
+
+#include "water_ssr.glsl"
 
 // The surface normal of four Gerstner waves at world (x, z): lengths L, L/1.7, L/2.9, L/4.3,
 // directions spread +-0.5 rad around the wind, amplitudes falling with length.
@@ -103,9 +109,15 @@ void main() {
     vec3 r = reflect(dir, n);
     r.y = abs(r.y); // never reflect below the horizon
     vec3 refl = textureLod(sky, r, 0.0).rgb * frame.ambient.x;
+    float met = 0.0; // how much of the reflection is the scene's (screen-space)
+    if (pc.ssr.x > 0.0) {
+        vec4 h = trace_reflection(pos, r, size, cam);
+        met = h.a * min(pc.ssr.x, 1.0);
+        refl = mix(refl, h.rgb * max(pc.ssr.x, 1.0), met);
+    }
     if (frame.sun_color.w > 0.0) {
         float s = max(dot(r, normalize(frame.sun_dir.xyz)), 0.0);
-        refl += frame.sun_color.rgb * pow(s, 800.0) * 40.0;
+        refl += frame.sun_color.rgb * pow(s, 800.0) * 40.0 * (1.0 - met);
     }
     // Under the surface: light lost along the path, the most for the colours the water lacks, and
     // the water's own colour lit by the sky and the sun scattered in its place.
