@@ -201,6 +201,15 @@ static rill_result add_gi(rill_render_effect_ctx *ctx, rill_error *err) {
     uint32_t hw = (RILL_MAX(w3, 1u) + 1) / 2, hh = (RILL_MAX(h3, 1u) + 1) / 2;
     gi->view = vs;
     rill__vox *vx = NULL;
+    rill__hwrt *rt = NULL;
+    if (gi->cur.tier == RILL_GI_HWRT) {
+        rt = rill__gi_hwrt_prepare(r, vs, g, err);
+        if (!rt) { /* its structures could not be made (logged): the tier below it */
+            gi->cur.tier = RILL_GI_SDF_HIGH;
+            gi->cur.cones = 4;
+            gi->cur.cone_steps = 20;
+        }
+    }
     if (gi->cur.tier == RILL_GI_SDF_LOW || gi->cur.tier == RILL_GI_SDF_HIGH) {
         vx = rill__gi_voxel_prepare(r, vs, g, err);
         if (!vx) {
@@ -218,7 +227,7 @@ static rill_result add_gi(rill_render_effect_ctx *ctx, rill_error *err) {
     gi->raw = rill_rg_create_image(g, "ssgi.raw", &rd, err);
     /* the specular cone's light (voxel tiers; at specular_intensity 0 the trace leaves it
      * unwritten and the apply pass does not read it) */
-    gi->spec = vx ? rill_rg_create_image(g, "vxgi.spec", &rd, err) : (rill_rg_image){0};
+    gi->spec = vx || rt ? rill_rg_create_image(g, "vxgi.spec", &rd, err) : (rill_rg_image){0};
     plan_history(r, gi, g, hw, hh, err);
     track_camera(gi, vs, !gi->reset);
     gi->last_frame = r->frame_counter;
@@ -228,6 +237,8 @@ static rill_result add_gi(rill_render_effect_ctx *ctx, rill_error *err) {
     rill_rg_pass p;
     if (vx) { /* SdfLow / SdfHigh: the cone trace fills raw */
         RILL_TRY(rill__gi_add_voxel_trace(ctx, gi, vx, err));
+    } else if (rt) { /* Hwrt: the ray-traced bounce fills raw */
+        RILL_TRY(rill__gi_add_hwrt_trace(ctx, gi, rt, err));
     } else {
         p = add_pass(g, "ssgi", pass_trace, gi, err);
         RILL_TRY(rill_rg_use_image(g, p, gi->depth, s, err));
@@ -372,6 +383,7 @@ rill_result rill__gi_create(rill_renderer *r, rill_error *err) {
 
 void rill__gi_destroy(rill_renderer *r) {
     rill__vox_destroy(r);
+    rill__hwrt_destroy(r);
     if (!r->gi) {
         return;
     }
@@ -390,7 +402,8 @@ void rill__gi_stats(const rill_renderer *r, rill_render_stats *st) {
     st->gi_cascades_resident = 0;
     for (uint32_t i = 0; i < st->pass_count; i++) {
         const char *n = st->pass_names[i];
-        if (n && (strncmp(n, "ssgi", 4) == 0 || strncmp(n, "vxgi", 4) == 0)) {
+        if (n && (strncmp(n, "ssgi", 4) == 0 || strncmp(n, "vxgi", 4) == 0 ||
+                  strncmp(n, "hwrt", 4) == 0)) {
             st->gi_ms += st->pass_gpu_ms[i];
         }
     }

@@ -240,6 +240,9 @@ rill__accel *rill__blas_create(rill__gpu *gpu, const rill__blas_geom *g, const c
  * memory for every frame in flight. */
 rill__accel *rill__tlas_create(rill__gpu *gpu, uint32_t max_instances, const char *label,
                                rill__accel_sizes *out_sizes, rill_error *err);
+/* A mesh or storage buffer's device address (caps.ray_query: shaders read vertices through it);
+ * 0 without ray queries or for NULL. */
+uint64_t rill__buf_address(const rill__buf *buf);
 /* The structure's device address (what rill__accel_instance.blas holds); 0 for NULL. */
 uint64_t rill__accel_address(const rill__accel *a);
 /* Deferred like buffers: destroyed once every frame that may use it has finished. NULL: no-op. */

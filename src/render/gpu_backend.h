@@ -40,6 +40,7 @@ typedef struct rill__gpu_backend {
                                 rill__accel_sizes *out_sizes, rill_error *err);
     rill__accel *(*tlas_create)(rill__gpu *gpu, uint32_t max_instances, const char *label,
                                 rill__accel_sizes *out_sizes, rill_error *err);
+    uint64_t (*buf_address)(const rill__buf *buf);
     uint64_t (*accel_address)(const rill__accel *a);
     void (*accel_destroy)(rill__gpu *gpu, rill__accel *a);
     rill_result (*cmd_build_blas)(rill__cmd *cmd, rill__accel *blas, const rill__blas_geom *g,

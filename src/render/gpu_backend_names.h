@@ -21,6 +21,7 @@
 #define rill__buf_destroy RILL__GPU_FN(buf_destroy)
 #define rill__blas_create RILL__GPU_FN(blas_create)
 #define rill__tlas_create RILL__GPU_FN(tlas_create)
+#define rill__buf_address RILL__GPU_FN(buf_address)
 #define rill__accel_address RILL__GPU_FN(accel_address)
 #define rill__accel_destroy RILL__GPU_FN(accel_destroy)
 #define rill__cmd_build_blas RILL__GPU_FN(cmd_build_blas)

@@ -86,6 +86,13 @@ rill__accel *rill__tlas_create(rill__gpu *gpu, uint32_t max_instances, const cha
                  backend_of(gpu)->tlas_create(gpu, max_instances, label, out_sizes, err));
 }
 
+uint64_t rill__buf_address(const rill__buf *buf) {
+    if (!buf) {
+        return 0;
+    }
+    return backend_of(buf)->buf_address(buf);
+}
+
 uint64_t rill__accel_address(const rill__accel *a) {
     if (!a) {
         return 0;

@@ -504,6 +504,7 @@ struct rill_renderer {
     struct rill__sky *sky;       /* sky.c: the physical sky */
     struct rill__gi *gi;         /* gi.c: screen-space GI, one per view index */
     struct rill__vox *vox;       /* gi_voxel*.c: the voxel radiance clipmap, NULL until used */
+    struct rill__hwrt *hwrt;     /* gi_hwrt*.c: the Hwrt tier's structures, NULL until used */
     struct rill__post *post;     /* post.c: colour grading, depth of field, motion blur */
     struct rill__probes *probes; /* probe.c: reflection probes (NULL until the first frame) */
     struct rill__capture *capture; /* probe_capture.c: capture sources (NULL until one) */

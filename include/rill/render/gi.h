@@ -22,8 +22,10 @@
  * steps, SdfHigh 4 x 20); what the cones miss is the sky. Accumulated and composited like
  *                  ScreenSpace.
  *     Hwrt         hardware ray tracing (docs/renderer.md "Hwrt"): where the device offers
- *                  VK_KHR_acceleration_structure + VK_KHR_ray_query; elsewhere it runs SdfHigh and
- *                  logs why once (rill_render_stats.gi_tier / gi_hwrt_why say what ran).
+ *                  VK_KHR_acceleration_structure + VK_KHR_ray_query, BLAS per mesh, TLAS per
+ *                  frame, 4 diffuse rays + 1 specular ray per half-resolution pixel with ray
+ *                  queries, composited like SdfHigh; elsewhere it runs SdfHigh and logs why once
+ *                  (rill_render_stats.gi_tier / gi_hwrt_why say what ran).
  *   `intensity` (0.4) scales the indirect light; `specular_intensity` (1.0) scales, on SdfLow /
  *   SdfHigh, one specular cone traced along the reflection (its aperture from the roughness)
  *   times the surface's Fresnel reflectance, so rough metals reflect bounce colour (ScreenSpace

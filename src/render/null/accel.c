@@ -31,6 +31,11 @@ rill__accel *rill__tlas_create(rill__gpu *gpu, uint32_t max_instances, const cha
     return unsupported(label, err);
 }
 
+uint64_t rill__buf_address(const rill__buf *buf) {
+    (void)buf;
+    return 0; /* no device addresses without ray queries */
+}
+
 uint64_t rill__accel_address(const rill__accel *a) {
     (void)a;
     return 0;

@@ -43,7 +43,11 @@ rill_result rill__vk_accel_load(rill__gpu *gpu, rill_error *err) {
     return RILL_OK;
 }
 
-uint64_t rill__vk_buf_address(const rill__gpu *gpu, const rill__buf *buf) {
+uint64_t rill__buf_address(const rill__buf *buf) {
+    return buf ? buf->address : 0;
+}
+
+uint64_t rill__vk_query_address(const rill__gpu *gpu, const rill__buf *buf) {
     VkBufferDeviceAddressInfo info = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
     info.buffer = buf->buf;
     return vkGetBufferDeviceAddress(gpu->dev, &info);
@@ -65,11 +69,11 @@ static VkAccelerationStructureGeometryKHR blas_geometry(const rill__gpu *gpu,
     VkAccelerationStructureGeometryTrianglesDataKHR *t = &geo.geometry.triangles;
     t->sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_GEOMETRY_TRIANGLES_DATA_KHR;
     t->vertexFormat = VK_FORMAT_R32G32B32_SFLOAT;
-    t->vertexData.deviceAddress = rill__vk_buf_address(gpu, g->vertices);
+    t->vertexData.deviceAddress = rill__vk_query_address(gpu, g->vertices);
     t->vertexStride = g->vertex_stride;
     t->maxVertex = g->max_vertex;
     t->indexType = VK_INDEX_TYPE_UINT32;
-    t->indexData.deviceAddress = rill__vk_buf_address(gpu, g->indices);
+    t->indexData.deviceAddress = rill__vk_query_address(gpu, g->indices);
     return geo;
 }
 
@@ -263,7 +267,7 @@ rill_result rill__cmd_build_blas(rill__cmd *cmd, rill__accel *blas, const rill__
     VkAccelerationStructureBuildGeometryInfoKHR bi = build_info(false, &geo);
     bi.dstAccelerationStructure = blas->as;
     bi.scratchData.deviceAddress =
-        align_up(rill__vk_buf_address(gpu, scratch), gpu->as_scratch_align);
+        align_up(rill__vk_query_address(gpu, scratch), gpu->as_scratch_align);
     VkAccelerationStructureBuildRangeInfoKHR range = {0};
     range.primitiveCount = blas->triangles;
     range.primitiveOffset = g->first_index * (uint32_t)sizeof(uint32_t);
@@ -296,11 +300,11 @@ void rill__cmd_build_tlas(rill__cmd *cmd, rill__accel *tlas, const rill__accel_i
                             VK_PIPELINE_STAGE_2_ACCELERATION_STRUCTURE_BUILD_BIT_KHR,
                             VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
     VkAccelerationStructureGeometryKHR geo =
-        tlas_geometry(rill__vk_buf_address(gpu, tlas->instances) + slot * slot_bytes);
+        tlas_geometry(rill__vk_query_address(gpu, tlas->instances) + slot * slot_bytes);
     VkAccelerationStructureBuildGeometryInfoKHR bi = build_info(true, &geo);
     bi.dstAccelerationStructure = tlas->as;
     bi.scratchData.deviceAddress =
-        align_up(rill__vk_buf_address(gpu, tlas->scratch), gpu->as_scratch_align);
+        align_up(rill__vk_query_address(gpu, tlas->scratch), gpu->as_scratch_align);
     VkAccelerationStructureBuildRangeInfoKHR range = {0};
     range.primitiveCount = count;
     const VkAccelerationStructureBuildRangeInfoKHR *ranges = &range;

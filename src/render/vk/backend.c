@@ -16,6 +16,7 @@ const rill__gpu_backend rill__gpu_backend_vk = {
     .buf_destroy = rill__buf_destroy,
     .blas_create = rill__blas_create,
     .tlas_create = rill__tlas_create,
+    .buf_address = rill__buf_address,
     .accel_address = rill__accel_address,
     .accel_destroy = rill__accel_destroy,
     .cmd_build_blas = rill__cmd_build_blas,

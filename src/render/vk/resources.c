@@ -170,6 +170,9 @@ rill__buf *rill__buf_create(rill__gpu *gpu, uint64_t size, uint32_t usage, bool 
         goto fail;
     }
     b->mapped = host_visible ? rill__vk_mem_mapped(gpu, &b->alloc) : NULL;
+    if (ci.usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) {
+        b->address = rill__vk_query_address(gpu, b);
+    }
     b->ready = host_visible;
     rill__vk_name(gpu, VK_OBJECT_TYPE_BUFFER, (uint64_t)b->buf, label);
     return b;

@@ -74,6 +74,7 @@ struct rill__buf {
     /* Uploads queued into it and recorded so far (recorded in FIFO order): a range uploaded
      * with number n is ready once uploads_done >= n. */
     uint64_t uploads_queued, uploads_done;
+    uint64_t address; /* its device address when made with one (caps.ray_query), else 0 */
 };
 
 struct rill__img {
@@ -250,7 +251,7 @@ rill_result rill__vk_accel_load(rill__gpu *gpu, rill_error *err);
 void rill__vk_accel_destroy_now(rill__gpu *gpu, rill__accel *a);
 VkAccelerationStructureKHR rill__vk_accel_handle(const rill__accel *a);
 /* A buffer's device address (caps.ray_query: mesh, storage and structure buffers). */
-uint64_t rill__vk_buf_address(const rill__gpu *gpu, const rill__buf *buf);
+uint64_t rill__vk_query_address(const rill__gpu *gpu, const rill__buf *buf);
 VkResult rill__vk_collect_deleted(rill__gpu *gpu);
 rill_result rill__vk_swapchain_create(rill__gpu *gpu, rill_error *err);
 void rill__vk_swapchain_destroy(rill__gpu *gpu);
