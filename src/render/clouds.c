@@ -59,15 +59,7 @@ rill_result rill__clouds_register(rill_world *w, rill_render_components *out, ri
         .doc =
             "a raymarched cloud layer in the physical sky (and its image-based light), routed to "
             "cameras; Medium and High tiers"};
-    rill_component c = rill_world_find_component(w, d.name);
-    if (!c.id) {
-        c = rill_world_register_component(w, &d);
-    }
-    if (!c.id) {
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                              "render: could not register the Clouds component");
-    }
-    return rill_render_components_add_settings(out, c, err);
+    return rill__render_settings_ensure(w, &d, 1, out, NULL, err);
 }
 
 /* >>planning -------------------------------------------------------------------------------- */

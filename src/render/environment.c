@@ -272,11 +272,6 @@ rill_render_atmosphere rill_render_atmosphere_defaults(void) {
 
 /* >>registration ---------------------------------------------------------------------------- */
 
-static rill_component reg(rill_world *w, const rill_type_desc *d) {
-    rill_component c = rill_world_find_component(w, d->name);
-    return c.id ? c : rill_world_register_component(w, d);
-}
-
 rill_result rill__environment_register(rill_world *w, rill_render_components *out,
                                        rill_error *err) {
     static rill_world_environment env_default;
@@ -318,17 +313,9 @@ rill_result rill__environment_register(rill_world *w, rill_render_components *ou
          .defaults = &stars_default,
          .doc = "procedural stars in the physical sky, fading in after sunset, routed to cameras"},
     };
-    rill_component *slots[5] = {&out->world_environment, &out->distance_fog, &out->atmosphere,
-                                &out->skybox, &out->night_stars};
-    for (int i = 0; i < 5; i++) {
-        *slots[i] = reg(w, &d[i]);
-        if (!slots[i]->id) {
-            return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                                  "render: could not register the %s component", d[i].name);
-        }
-        RILL_TRY(rill_render_components_add_settings(out, *slots[i], err));
-    }
-    return RILL_OK;
+    rill_component *const slots[5] = {&out->world_environment, &out->distance_fog, &out->atmosphere,
+                                      &out->skybox, &out->night_stars};
+    return rill__render_settings_ensure(w, d, 5, out, slots, err);
 }
 
 /* >>resolving a view ------------------------------------------------------------------------ */

@@ -65,15 +65,7 @@ rill_result rill__envmap_register(rill_world *w, rill_render_components *out, ri
         .defaults = &def,
         .doc = "an image as the source of the image-based light instead of the sky, routed to "
                "cameras"};
-    rill_component c = rill_world_find_component(w, d.name);
-    if (!c.id) {
-        c = rill_world_register_component(w, &d);
-    }
-    if (!c.id) {
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                              "render: could not register the EnvironmentMapLight component");
-    }
-    return rill_render_components_add_settings(out, c, err);
+    return rill__render_settings_ensure(w, &d, 1, out, NULL, err);
 }
 
 /* >>loading an environment image ------------------------------------------------------------ */

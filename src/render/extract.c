@@ -18,11 +18,6 @@ static const rill_field mesh_instance_fields[] = {
     RILL_FIELD(rill_mesh_instance, material, U32),
 };
 
-static rill_component reg(rill_world *w, const rill_type_desc *d) {
-    rill_component c = rill_world_find_component(w, d->name);
-    return c.id ? c : rill_world_register_component(w, d);
-}
-
 rill_result rill_render_register_components(rill_world *world, rill_render_components *out,
                                             rill_error *err) {
     if (!world || !out) {
@@ -37,7 +32,7 @@ rill_result rill_render_register_components(rill_world *world, rill_render_compo
     if (rill_scene_model_register(world, &mc, err) != RILL_OK) {
         return err ? err->code : RILL_ERR_INVALID_ARGUMENT;
     }
-    out->mesh_instance = reg(world, &mi);
+    out->mesh_instance = rill__render_type_ensure(world, &mi, err);
     out->model = mc.model;
     out->model_mesh = mc.model_mesh;
     out->render_mode = mc.render_mode;
@@ -46,8 +41,7 @@ rill_result rill_render_register_components(rill_world *world, rill_render_compo
     out->point_light = mc.point_light;
     out->spot_light = mc.spot_light;
     if (!out->mesh_instance.id) {
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                              "render: could not register the MeshInstance component");
+        return RILL_ERR_INVALID_ARGUMENT;
     }
     /* Scene channels: defaults for every renderable entity, modes the extract resolves. */
     if (rill_channels_attach(world, err) != RILL_OK) {

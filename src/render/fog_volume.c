@@ -99,18 +99,9 @@ rill_result rill__vfog_register(rill_world *w, rill_render_components *out, rill
          .doc = "a box of fog (the transform maps the unit cube onto it) in the volumetric fog of "
                 "every camera that has one"},
     };
-    rill_component c[2];
-    for (int i = 0; i < 2; i++) {
-        c[i] = rill_world_find_component(w, d[i].name);
-        if (!c[i].id) {
-            c[i] = rill_world_register_component(w, &d[i]);
-        }
-        if (!c[i].id) {
-            return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                                  "render: could not register the %s component", d[i].name);
-        }
-    }
-    return rill_render_components_add_settings(out, c[0], err);
+    RILL_TRY(rill__render_settings_ensure(w, d, 1, out, NULL, err));
+    /* FogVolume: boxes in the fog, not settings routed to cameras. */
+    return rill__render_type_ensure(w, &d[1], err).id ? RILL_OK : RILL_ERR_INVALID_ARGUMENT;
 }
 
 static bool push_fog_box(void *user, const float world_from_box[16], const void *component,

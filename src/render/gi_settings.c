@@ -109,11 +109,6 @@ rill_render_screen_space_gi rill_render_screen_space_gi_query_defaults(void) {
 
 /* >>registration ---------------------------------------------------------------------------- */
 
-static rill_component reg(rill_world *w, const rill_type_desc *d) {
-    rill_component c = rill_world_find_component(w, d->name);
-    return c.id ? c : rill_world_register_component(w, d);
-}
-
 rill_result rill__gi_register_components(rill_world *w, rill_render_components *out,
                                          rill_error *err) {
     static rill_render_global_illumination gi_default;
@@ -134,15 +129,7 @@ rill_result rill__gi_register_components(rill_world *w, rill_render_components *
          .doc = "screen-space GI settings, routed to cameras; a camera holding them ignores "
                 "GlobalIllumination"},
     };
-    for (int i = 0; i < 2; i++) {
-        rill_component c = reg(w, &d[i]);
-        if (!c.id) {
-            return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                                  "render: could not register the %s component", d[i].name);
-        }
-        RILL_TRY(rill_render_components_add_settings(out, c, err));
-    }
-    return RILL_OK;
+    return rill__render_settings_ensure(w, d, 2, out, NULL, err);
 }
 
 /* >>resolving a view ------------------------------------------------------------------------ */

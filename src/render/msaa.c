@@ -87,18 +87,7 @@ rill_result rill__msaa_register(rill_world *w, rill_render_components *out, rill
          .doc = "transparent surfaces stored in per-pixel layers and blended in depth order, "
                 "routed to cameras"},
     };
-    for (int i = 0; i < 2; i++) {
-        rill_component c = rill_world_find_component(w, d[i].name);
-        if (!c.id) {
-            c = rill_world_register_component(w, &d[i]);
-        }
-        if (!c.id) {
-            return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                                  "render: could not register the %s component", d[i].name);
-        }
-        RILL_TRY(rill_render_components_add_settings(out, c, err));
-    }
-    return RILL_OK;
+    return rill__render_settings_ensure(w, d, 2, out, NULL, err);
 }
 
 const void *rill__routed_settings(const rill_render_view *v, const char *type, uint32_t size,

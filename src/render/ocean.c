@@ -81,13 +81,9 @@ rill_result rill__ocean_register(rill_world *w, rill_render_components *out, ril
         .doc = "an FFT ocean (JONSWAP spectrum, cascades simulated once a frame) on the entity's "
                "local plane y = 0 (on a camera: the world plane y = 0), infinite or `extent` "
                "metres, with Fresnel sky reflection, depth colour and foam"};
-    rill_component c = rill_world_find_component(w, d.name);
+    rill_component c = rill__render_type_ensure(w, &d, err);
     if (!c.id) {
-        c = rill_world_register_component(w, &d);
-    }
-    if (!c.id) {
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                              "render: could not register the Water component");
+        return RILL_ERR_INVALID_ARGUMENT;
     }
     RILL_TRY(rill_channels_watch(w, c, err)); /* a mesh like any other: it gets channels */
     return rill_render_components_add_settings(out, c, err);

@@ -147,11 +147,7 @@ static rill_result register_decal(rill_world *w, rill_error *err) {
                             "a box (the entity's transform) painting colour, normal and roughness "
                             "maps onto the opaque surfaces inside it (its colour alone onto "
                             "transparent ones, when it has no albedo map), projected along its -Y"};
-    if (rill_world_find_component(w, d.name).id || rill_world_register_component(w, &d).id) {
-        return RILL_OK;
-    }
-    return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                          "render: could not register the ForwardDecal component");
+    return rill__render_type_ensure(w, &d, err).id ? RILL_OK : RILL_ERR_INVALID_ARGUMENT;
 }
 
 rill_result rill__post_register_components(rill_world *w, rill_render_components *out,
@@ -181,18 +177,7 @@ rill_result rill__post_register_components(rill_world *w, rill_render_components
          .doc = "motion blur along camera and per-object motion vectors, routed to cameras; off "
                 "at Low"},
     };
-    for (int i = 0; i < 3; i++) {
-        rill_component c = rill_world_find_component(w, d[i].name);
-        if (!c.id) {
-            c = rill_world_register_component(w, &d[i]);
-        }
-        if (!c.id) {
-            return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                                  "render: could not register the %s component", d[i].name);
-        }
-        RILL_TRY(rill_render_components_add_settings(out, c, err));
-    }
-    return RILL_OK;
+    return rill__render_settings_ensure(w, d, 3, out, NULL, err);
 }
 
 rill_entity rill__post_source(const rill_render_view *v, const char *type) {

@@ -87,10 +87,8 @@ rill_result rill__probe_register(rill_world *w, rill_error *err) {
          .doc = "how a reflection probe's cube is projected: None, Auto (its box), Custom"},
     };
     for (int i = 0; i < 3; i++) {
-        rill_component c = rill_world_find_component(w, d[i].name);
-        if (!c.id && !rill_world_register_component(w, &d[i]).id) {
-            return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                                  "render: could not register the %s component", d[i].name);
+        if (!rill__render_type_ensure(w, &d[i], err).id) {
+            return RILL_ERR_INVALID_ARGUMENT;
         }
     }
     return RILL_OK;

@@ -677,6 +677,14 @@ const mat_slot *rill__material_get(const rill_renderer *r, rill_material mat);
  * types); routes every settings type to the n views (cams: each view's camera entity). */
 rill_result rill__render_settings_register(rill_world *w, rill_render_components *out,
                                            rill_error *err);
+/* rill__render_type_ensure: type d's component in w, registered when the world has none yet;
+ * {0} with err naming the type when registration fails. rill__render_settings_ensure: the same for
+ * each of the n types, each then added to out's routed settings types; slots (NULL, or n
+ * pointers) receive the components. */
+rill_component rill__render_type_ensure(rill_world *w, const rill_type_desc *d, rill_error *err);
+rill_result rill__render_settings_ensure(rill_world *w, const rill_type_desc *d, uint32_t n,
+                                         rill_render_components *out, rill_component *const *slots,
+                                         rill_error *err);
 /* environment.c: registers WorldEnvironment, DistanceFog and Atmosphere as settings types;
  * resolves a view's environment into out (after rill__view_defaults), warning once per source
  * entity about values it had to clamp. */

@@ -159,8 +159,6 @@ static const rill_field cas_fields[] = {
 };
 static const rill_render_cas cas_default = {.sharpening_strength = 0.6f};
 
-static rill_component reg(rill_world *w, const rill_type_desc *d);
-
 /* The anti-aliasing settings types, in the order they are routed. */
 static rill_result register_aa(rill_world *w, rill_render_components *out, rill_error *err) {
     rill_type_desc d[4] = {
@@ -182,58 +180,60 @@ static rill_result register_aa(rill_world *w, rill_render_components *out, rill_
          .defaults = &cas_default,
          .doc = "contrast-adaptive sharpening, routed to cameras"},
     };
-    rill_component *slots[4] = {&out->taa, &out->fxaa, &out->smaa, &out->cas};
-    for (int i = 0; i < 4; i++) {
-        *slots[i] = reg(w, &d[i]);
-        if (!slots[i]->id) {
-            return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                                  "render: could not register the %s component", d[i].name);
+    rill_component *const slots[4] = {&out->taa, &out->fxaa, &out->smaa, &out->cas};
+    return rill__render_settings_ensure(w, d, 4, out, slots, err);
+}
+
+rill_component rill__render_type_ensure(rill_world *w, const rill_type_desc *d, rill_error *err) {
+    rill_component c = rill_world_find_component(w, d->name);
+    if (!c.id) {
+        c = rill_world_register_component(w, d);
+    }
+    if (!c.id) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                       "render: could not register the %s component", d->name);
+    }
+    return c;
+}
+
+rill_result rill__render_settings_ensure(rill_world *w, const rill_type_desc *d, uint32_t n,
+                                         rill_render_components *out, rill_component *const *slots,
+                                         rill_error *err) {
+    for (uint32_t i = 0; i < n; i++) {
+        rill_component c = rill__render_type_ensure(w, &d[i], err);
+        if (!c.id) {
+            return RILL_ERR_INVALID_ARGUMENT;
         }
-        rill_result r = rill_render_components_add_settings(out, *slots[i], err);
-        if (r != RILL_OK) {
-            return r;
+        if (slots) {
+            *slots[i] = c;
         }
+        RILL_TRY(rill_render_components_add_settings(out, c, err));
     }
     return RILL_OK;
 }
 
-static rill_component reg(rill_world *w, const rill_type_desc *d) {
-    rill_component c = rill_world_find_component(w, d->name);
-    return c.id ? c : rill_world_register_component(w, d);
-}
-
 rill_result rill__render_settings_register(rill_world *w, rill_render_components *out,
                                            rill_error *err) {
-    rill_type_desc ssao = {.name = "Ssao",
-                           RILL_TYPE_LAYOUT(rill_render_ssao),
-                           RILL_FIELDS(ssao_fields),
-                           .defaults = &ssao_default,
-                           .doc = "screen-space ambient occlusion settings, routed to cameras"};
-    rill_type_desc bloom = {.name = "Bloom",
-                            RILL_TYPE_LAYOUT(rill_render_bloom),
-                            RILL_FIELDS(bloom_fields),
-                            .defaults = &bloom_default,
-                            .doc = "bloom settings, routed to cameras"};
-    rill_type_desc ae = {.name = "AutoExposure",
-                         RILL_TYPE_LAYOUT(rill_render_auto_exposure),
-                         RILL_FIELDS(ae_fields),
-                         .defaults = &ae_default,
-                         .doc = "auto exposure settings, routed to cameras"};
-    out->ssao = reg(w, &ssao);
-    out->bloom = reg(w, &bloom);
-    out->auto_exposure = reg(w, &ae);
-    if (!out->ssao.id || !out->bloom.id || !out->auto_exposure.id) {
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                              "render: could not register the effect settings components");
-    }
+    const rill_type_desc d[3] = {
+        {.name = "Ssao",
+         RILL_TYPE_LAYOUT(rill_render_ssao),
+         RILL_FIELDS(ssao_fields),
+         .defaults = &ssao_default,
+         .doc = "screen-space ambient occlusion settings, routed to cameras"},
+        {.name = "Bloom",
+         RILL_TYPE_LAYOUT(rill_render_bloom),
+         RILL_FIELDS(bloom_fields),
+         .defaults = &bloom_default,
+         .doc = "bloom settings, routed to cameras"},
+        {.name = "AutoExposure",
+         RILL_TYPE_LAYOUT(rill_render_auto_exposure),
+         RILL_FIELDS(ae_fields),
+         .defaults = &ae_default,
+         .doc = "auto exposure settings, routed to cameras"},
+    };
+    rill_component *const slots[3] = {&out->ssao, &out->bloom, &out->auto_exposure};
     out->settings_count = 0;
-    rill_result r = rill_render_components_add_settings(out, out->ssao, err);
-    if (r == RILL_OK) {
-        r = rill_render_components_add_settings(out, out->bloom, err);
-    }
-    if (r == RILL_OK) {
-        r = rill_render_components_add_settings(out, out->auto_exposure, err);
-    }
+    rill_result r = rill__render_settings_ensure(w, d, 3, out, slots, err);
     if (r == RILL_OK) {
         r = register_aa(w, out, err);
     }

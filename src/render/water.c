@@ -56,12 +56,7 @@ rill_result rill__water_register(rill_world *w, rill_error *err) {
         .doc = "a box of water (the transform maps the unit cube onto it; the surface is its top "
                "face) with Gerstner waves, sky reflection (and the scene's, with the camera's "
                "ScreenSpaceReflections at Medium/High) and depth tint"};
-    rill_component c = rill_world_find_component(w, d.name);
-    if (!c.id && !rill_world_register_component(w, &d).id) {
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                              "render: could not register the PoolWater component");
-    }
-    return RILL_OK;
+    return rill__render_type_ensure(w, &d, err).id ? RILL_OK : RILL_ERR_INVALID_ARGUMENT;
 }
 
 static bool push_water_box(void *user, const float world_from_box[16], const void *component,
