@@ -1,13 +1,14 @@
 /* demo_region.c: `rill demo --km K` writes the region world: a K x K km square of 200 m cells laid
  * out by demo_region_layout.c, as a user's project:
  *   main.rsn                 the camera (at the fly path's start), the sun, a tower in every city,
- *                            the terrain and one streamed SceneInstance per cell
+ *                            the terrain, one streamed SceneInstance per cell and the harbour
+ *                            (a Water over a basin carved into the terrain's east margin)
  *   districts/district_N.rsn the city core variants (cmd_demo.c's districts)
  *   districts/suburb_N.rsn   suburb variants: houses on 50 m blocks, gardens, street lamps, cars
  *   country/c_X_Z.rsn        every countryside cell its own scene: forests, hedgerows, farms and
  *                            roadside posts standing on the terrain's heights at that place
  *   terrain.r16, terrain_splat.png  heights (flat under the towns and across the roads, hills
- *                            elsewhere) and the layers (grass, road, field)
+ *                            elsewhere, the harbour's basin) and the layers (grass, road, field)
  *   models/                  the city's models and textures (demo_assets.c)
  * and the fly path (out/fly_path.json): across the region at DEMO_REGION_LOW metres, then up to a
  * DEMO_REGION_OVERVIEW metre overview. --density scales every district's entity count. */
@@ -20,6 +21,7 @@
 #include <string.h>
 
 #include "rill/formats/image.h"
+#include "rill/render/ocean.h"
 #include "rill/scene.h"
 #include "rill/terrain.h"
 
@@ -219,8 +221,31 @@ static void camera_and_sun(demo_gen *g, const demo_region *r) {
     }
 }
 
+/* The harbour's sea: a Water (the FFT ocean) bounded to the basin's rectangle, a light breeze
+ * along +X. 1 entity (0 without the Water component). */
+static uint32_t harbour(demo_gen *g, const demo_region *r) {
+    rill_component wc = rill_world_find_component(g->w, "Water");
+    if (!wc.id) {
+        return 0;
+    }
+    float rect[4];
+    demo_region_harbour_rect(r, rect);
+    rill_entity e = demo_gen_put(g, 0, "Harbour", 0.5f * (rect[0] + rect[1]),
+                                 DEMO_REGION_HARBOUR_LEVEL, 0.5f * (rect[2] + rect[3]), 0.0f);
+    rill_render_water w;
+    rill_type_apply_defaults(rill_world_component_type(g->w, wc), &w);
+    w.wind_speed = 6.0f;
+    w.amplitude = 0.5f;
+    w.extent[0] = rect[1] - rect[0];
+    w.extent[1] = rect[3] - rect[2];
+    w.clarity = 2.0f;
+    rill_world_add(g->w, e, wc, &w);
+    return 1;
+}
+
 static void terrain_entity(demo_gen *g, const demo_region *r) {
-    rill_entity e = demo_gen_put(g, 0, "Terrain", r->corner, DEMO_REGION_GROUND, r->corner, 0.0f);
+    rill_entity e = demo_gen_put(g, 0, "Terrain", r->corner,
+                                 DEMO_REGION_GROUND - DEMO_REGION_HARBOUR_DEEP, r->corner, 0.0f);
     rill_component tc = rill_world_find_component(g->w, "Terrain");
     rill_terrain t;
     rill_type_apply_defaults(rill_world_component_type(g->w, tc), &t);
@@ -428,6 +453,7 @@ rill_result demo_region_generate(demo_gen *g, uint32_t km, float density, const 
         cell_instances(g, &r, core_variant, (const float(*)[2])range);
         terrain_entity(g, &r);
         uint32_t sky = demo_gen_sky(g, REGION_UNLOAD_RADIUS + 60.0f);
+        sky += harbour(g, &r);
         out->entities += 2u + r.city_count + cells + 1u + sky;
         out->districts = cells;
         res = demo_gen_save_roots(g, "main.rsn", err);

@@ -25,6 +25,10 @@
 #define DEMO_REGION_LOW 40.0f        /* the crossing's height above the ground */
 #define DEMO_REGION_OVERVIEW 500.0f  /* the overview's height */
 #define DEMO_REGION_MAX_KEYS 256u
+/* The harbour: a basin carved into the terrain's east margin with a Water over it. */
+#define DEMO_REGION_HARBOUR_DEEP 6.0f     /* metres its floor lies below the towns' flat ground */
+#define DEMO_REGION_HARBOUR_SHORE 150.0f  /* metres from its edge to its full depth */
+#define DEMO_REGION_HARBOUR_LEVEL (-0.3f) /* the sea's y: under the flat ground at the rim */
 
 typedef enum demo_region_kind {
     DEMO_REGION_CORE,
@@ -75,6 +79,9 @@ void demo_region_free(demo_region *r);
 void demo_region_cell_center(const demo_region *r, uint32_t cx, uint32_t cz, float out[2]);
 /* The terrain surface's y at world (x, z), as the terrain draws it (bilinear over the samples). */
 float demo_region_ground(const demo_region *r, float x, float z);
+/* The harbour's rectangle in world x and z: x min, x max, z min, z max (in the east margin, past
+ * the cells). */
+void demo_region_harbour_rect(const demo_region *r, float out[4]);
 /* Distance in the XZ plane from (x, z) to the nearest road's centre line. */
 float demo_region_road_distance(const demo_region *r, float x, float z);
 

@@ -174,9 +174,28 @@ static float town_distance(const demo_region *r, float x, float z) {
     return best;
 }
 
-/* Hills: fractal noise, faded to 0 around the towns. */
+void demo_region_harbour_rect(const demo_region *r, float out[4]) {
+    out[0] = r->half + 60.0f;
+    out[1] = r->half + DEMO_REGION_MARGIN - 40.0f;
+    out[2] = -0.5f * r->half;
+    out[3] = 0.5f * r->half;
+}
+
+/* Metres from (x, z) to the harbour's rectangle (0 inside); into `in`, metres inside its edge. */
+static float harbour_distance(const demo_region *r, float x, float z, float *in) {
+    float rc[4];
+    demo_region_harbour_rect(r, rc);
+    float dx = fmaxf(fmaxf(rc[0] - x, x - rc[1]), 0.0f);
+    float dz = fmaxf(fmaxf(rc[2] - z, z - rc[3]), 0.0f);
+    *in = fminf(fminf(x - rc[0], rc[1] - x), fminf(z - rc[2], rc[3] - z));
+    return sqrtf(dx * dx + dz * dz);
+}
+
+/* Hills: fractal noise, faded to 0 around the towns and the harbour. */
 static float hills(const demo_region *r, float x, float z) {
-    float fade = smooth01(0.0f, 500.0f, town_distance(r, x, z));
+    float in;
+    float fade = smooth01(0.0f, 500.0f, town_distance(r, x, z)) *
+                 smooth01(0.0f, 500.0f, harbour_distance(r, x, z, &in));
     return fade * rill_terrain_noise(7u, 900.0f, x, z);
 }
 
@@ -191,6 +210,12 @@ static float height01(const demo_region *r, float x, float z) {
         float t = smooth01(0.6f * DEMO_REGION_ROAD_WIDTH, 60.0f, d);
         h = hills(r, p[0], p[1]) * (1.0f - t) + h * t;
     }
+    /* Every sample is raised by the harbour's depth (the terrain sits that much lower), except
+     * in the basin, which falls to the floor over the shore's width. */
+    float in;
+    harbour_distance(r, x, z, &in);
+    float keep = 1.0f - smooth01(0.0f, DEMO_REGION_HARBOUR_SHORE, in);
+    h = (fmaxf(h, 0.0f) + DEMO_REGION_HARBOUR_DEEP / DEMO_REGION_HEIGHT) * keep;
     return fminf(fmaxf(h, 0.0f), 1.0f);
 }
 
@@ -219,7 +244,8 @@ float demo_region_ground(const demo_region *r, float x, float z) {
     size_t n = r->samples;
     float a = h[z0 * n + x0] + (h[z0 * n + x1] - (float)h[z0 * n + x0]) * tx;
     float b = h[z1 * n + x0] + (h[z1 * n + x1] - (float)h[z1 * n + x0]) * tx;
-    return (a + (b - a) * tz) / 65535.0f * DEMO_REGION_HEIGHT + DEMO_REGION_GROUND;
+    return (a + (b - a) * tz) / 65535.0f * DEMO_REGION_HEIGHT + DEMO_REGION_GROUND -
+           DEMO_REGION_HARBOUR_DEEP;
 }
 
 /* The cell kind at world (x, z); country beyond the cells. */

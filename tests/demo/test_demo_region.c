@@ -2,7 +2,8 @@
  * suburbs and countryside, roads that leave every city, a terrain flat under the towns and along
  * the roads and hilly elsewhere, a splat map that paints the roads, and a fly path that crosses the
  * region low (within DEMO_REGION_LOW + a margin of the ground) and climbs to the overview height;
- * sizes outside [1, DEMO_REGION_MAX_KM] are refused. */
+ * a harbour basin in the east margin under the sea's level with a dry rim; sizes outside
+ * [1, DEMO_REGION_MAX_KM] are refused. */
 #include "rill_test.h"
 
 #include <math.h>
@@ -75,6 +76,19 @@ static void check_region(uint32_t km, demo_region *out) {
     float nx = -ez / len * 3.0f, nz = ex / len * 3.0f; /* 3 m either side of the centre line */
     assert_float_equal(demo_region_ground(&r, mx + nx, mz + nz),
                        demo_region_ground(&r, mx - nx, mz - nz), 0.3f);
+    /* The harbour: its basin in the east margin, past the cells and on the terrain, lies well
+     * under the sea's level in the middle, and its rim (the rectangle's edge) is dry ground. */
+    float hb[4];
+    demo_region_harbour_rect(&r, hb);
+    assert_true(hb[0] > r.half && hb[1] < -r.corner);
+    float sea = DEMO_REGION_HARBOUR_LEVEL;
+    float mid = demo_region_ground(&r, 0.5f * (hb[0] + hb[1]), 0.5f * (hb[2] + hb[3]));
+    print_message("%u km: harbour floor %.2f m under a sea at %.2f m\n", km, mid, sea);
+    assert_true(mid < sea - 0.6f * DEMO_REGION_HARBOUR_DEEP);
+    for (int k = 0; k < 4; k++) {
+        float x = k < 2 ? hb[k] : 0.5f * (hb[0] + hb[1]), z = k < 2 ? 0.0f : hb[k];
+        assert_true(demo_region_ground(&r, x, z) > sea);
+    }
     /* The fly path: low across the region (west edge to east edge), then the overview. */
     assert_true(r.key_count >= 4u);
     float west = INFINITY, east = -INFINITY, top = 0.0f;
