@@ -222,7 +222,7 @@ static void camera_and_sun(demo_gen *g, const demo_region *r) {
 }
 
 /* The harbour's sea: a Water (the FFT ocean) bounded to the basin's rectangle, a light breeze
- * along +X. 1 entity (0 without the Water component). */
+ * along +X, and an inactive camera over it. 2 entities (0 without the Water component). */
 static uint32_t harbour(demo_gen *g, const demo_region *r) {
     rill_component wc = rill_world_find_component(g->w, "Water");
     if (!wc.id) {
@@ -240,7 +240,24 @@ static uint32_t harbour(demo_gen *g, const demo_region *r) {
     w.extent[1] = rect[3] - rect[2];
     w.clarity = 2.0f;
     rill_world_add(g->w, e, wc, &w);
-    return 1;
+    /* An inactive camera 20 m up on the west shore, looking east over the water and 4 degrees
+     * down: `rill render --camera 'Harbour camera'`. */
+    rill_entity cam = demo_gen_put(g, 0, "Harbour camera", rect[0] - 20.0f, 20.0f,
+                                   0.5f * (rect[2] + rect[3]), 0.0f);
+    rill_transform *ct = rill_world_transform_mut(g->w, cam);
+    if (ct) { /* yaw -90 degrees (toward +X), pitch -4 degrees */
+        float yaw = -1.5707963f, pitch = -0.07f;
+        float cy = cosf(yaw * 0.5f), sy = sinf(yaw * 0.5f), cp = cosf(pitch * 0.5f),
+              sp = sinf(pitch * 0.5f);
+        ct->rotation[0] = cy * sp, ct->rotation[1] = sy * cp, ct->rotation[2] = -sy * sp;
+        ct->rotation[3] = cy * cp;
+    }
+    rill_camera c;
+    rill_type_apply_defaults(rill_world_component_type(g->w, rill_world_builtin(g->w)->camera), &c);
+    c.active = false;
+    c.far_plane = 3000.0f;
+    rill_world_add(g->w, cam, rill_world_builtin(g->w)->camera, &c);
+    return 2;
 }
 
 static void terrain_entity(demo_gen *g, const demo_region *r) {

@@ -1384,6 +1384,7 @@ districts ([1-9][0-9]* city core, [1-9][0-9]* suburb, [1-9][0-9]* countryside)"
     grep -q 'splat_map: @"terrain_splat.png"' $m || fail "the terrain has no splat map"
     grep -q '^entity [0-9]* "Harbour"' $m || fail "main.rsn has no harbour"
     grep -A12 '^entity [0-9]* "Harbour"' $m | grep -q 'Water' || fail "the harbour has no Water"
+    grep -q '^entity [0-9]* "Harbour camera"' $m || fail "main.rsn has no harbour camera"
     [ -s region/project/terrain.r16 ] || fail "terrain.r16 missing"
     expect_png region/project/terrain_splat.png 1000
     tail -2 region/fly_path.json | grep -q '"pos": \[[-0-9.]*, 500.0,' ||
