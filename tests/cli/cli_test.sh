@@ -254,6 +254,10 @@ fly)
     # with --no-render, whose headless renderer uploads them).
     grep -q '"terrain_cpu_bytes":[1-9]' fly/frames.jsonl || fail "terrain_cpu_bytes never counted"
     grep -q '"terrain_gpu_bytes":[1-9]' fly/frames.jsonl || fail "terrain_gpu_bytes never counted"
+    # With GPU-driven culling, frames.jsonl says how many instances its table holds and took.
+    run 0 fly demo.rpak --out flyg --path path.json --frames 4 --size 64x48 --gpu-cull
+    grep -q '"gpu_cull_resident":[1-9]' flyg/frames.jsonl || fail "no gpu_cull_resident counted"
+    grep -q '"gpu_cull_spawned":[1-9]' flyg/frames.jsonl || fail "no gpu_cull_spawned counted"
     # The demo's terrain streams around the camera (some chunks resident, never all), chunks are
     # built at most 2 a frame, and colliders exist (resident chunks and the falling cars).
     grep -q '"terrain_chunks_resident":[1-9]' fly/frames.jsonl || fail "no terrain chunk resident"
