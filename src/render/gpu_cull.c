@@ -750,7 +750,13 @@ const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool 
         return NULL;
     }
     if (!on) {
-        if (g->active || g->slots.len) {
+        /* A frame of several views (split screen, a probe's capture) draws on the CPU path and
+         * keeps the table: nothing scanned, so the resident buffer still matches it and the next
+         * single-view frame takes up what changed. GPU culling switched off forgets it. */
+        bool kept = (r->desc.debug_flags & RILL_RENDER_DEBUG_GPU_CULL) && r->frame.composed;
+        if (kept) {
+            g->active = false;
+        } else if (g->active || g->slots.len) {
             gc_reset(r, g);
         }
         return NULL;

@@ -493,6 +493,66 @@ static void test_boot_capped_and_growth(void **state) {
     render_test_destroy_clean(b.r, false);
 }
 
+/* s draws inst split between two views (left and right halves, the same camera): a composed
+ * frame, which the CPU path draws. */
+static void draw_split(const side *s, const rill_render_instance *inst, uint32_t n) {
+    rill_render_snapshot snap;
+    memset(&snap, 0, sizeof(snap));
+    mat4 world_from_view;
+    render_test_look_at(world_from_view, (float[3]){0, 1, 8}, (float[3]){0, 0.5f, 0});
+    memcpy(snap.view.world_from_view, world_from_view, sizeof(mat4));
+    snap.ambient[0] = snap.ambient[1] = snap.ambient[2] = 0.5f;
+    rill_render_view views[2] = {snap.view, snap.view};
+    for (int v = 0; v < 2; v++) {
+        const float rect[4] = {0.5f * (float)v, 0, 0.5f, 1};
+        memcpy(views[v].viewport, rect, sizeof(rect));
+        views[v].order = v;
+    }
+    snap.views = views;
+    snap.view_count = 2;
+    snap.instances = inst;
+    snap.instance_count = n;
+    rill_error err = {0};
+    assert_int_equal(rill_renderer_render(s->r, &snap, &err), RILL_OK);
+}
+
+/* A frame of several views (split screen, a probe's capture) keeps the GPU table: the next
+ * single-view frame finds every instance resident and spawns none (it used to forget the table
+ * and board it again, 8192 a frame), and still draws the CPU path's picture. */
+static void test_table_kept_across_split_frame(void **state) {
+    (void)state;
+    side a, b;
+    side_create(&a, false, NULL);
+    side_create(&b, true, NULL);
+    static uint8_t pa[W * H * 4], pb[W * H * 4];
+    static rill_render_instance ia[BOOT_N], ib[BOOT_N];
+    for (uint32_t k = 0; k < BOOT_N; k++) {
+        float pos[3] = {(float)(k % 200u) * 0.04f - 4.0f, (float)(k / 200u) * 0.04f - 1.5f, 0};
+        render_test_place(&ia[k], k + 1u, a.cube, a.opaque, pos, 0.02f, 0.3f);
+        render_test_place(&ib[k], k + 1u, b.cube, b.opaque, pos, 0.02f, 0.3f);
+    }
+    for (uint32_t frame = 0; frame < 3; frame++) {
+        draw_few(&b, ib, BOOT_N, pb);
+    }
+    rill__gpu_cull_stats st;
+    rill__gpu_cull_info(b.r, &st);
+    assert_int_equal(st.resident, BOOT_N);
+    draw_split(&b, ib, BOOT_N);
+    rill__gpu_cull_info(b.r, &st);
+    assert_false(st.active);
+    ib[7].transform[12] += 0.5f; /* one instance moves while the table sits out */
+    ia[7].transform[12] += 0.5f;
+    draw_few(&a, ia, BOOT_N, pa);
+    draw_few(&b, ib, BOOT_N, pb);
+    rill__gpu_cull_info(b.r, &st);
+    assert_true(st.active);
+    assert_int_equal(st.resident, BOOT_N);
+    assert_int_equal(st.spawned, 0u);
+    assert_memory_equal(pa, pb, sizeof(pa));
+    render_test_destroy_clean(a.r, false);
+    render_test_destroy_clean(b.r, false);
+}
+
 /* A quad facing +z with red vertex colours: a mesh with extras, which keeps its own buffers. */
 static rill_mesh colored_quad(rill_renderer *r) {
     static const rill_vertex v[4] = {{{-0.5f, -0.5f, 0}, {0, 0, 1}, {0, 0}, {1, 0, 0, 1}},
@@ -699,6 +759,7 @@ int main(void) {
         cmocka_unit_test(test_repeated_id_comes_back),
         cmocka_unit_test(test_shift_resolves_only_new),
         cmocka_unit_test(test_boot_capped_and_growth),
+        cmocka_unit_test(test_table_kept_across_split_frame),
         cmocka_unit_test(test_meshes_share_runs),
         cmocka_unit_test(test_occlusion_wall),
     };
