@@ -113,27 +113,6 @@ static void pass_scene_copy(rill_rg_ctx *ctx, void *user) {
                                  rill__ctx_img(ctx, ctx->r->ocean->r_scene[vs->index]));
 }
 
-/* "ocean.scene": view vs's lit image so far into a copy the ocean pass samples (after `after`). */
-static rill_result add_scene_copy(rill_renderer *r, rill_rg *g, rill__view *vs, rill_rg_pass *after,
-                                  rill_error *err) {
-    uint32_t w = vs->size3[0] ? vs->size3[0] : 1, h = vs->size3[1] ? vs->size3[1] : 1;
-    rill_rg_image_desc d = {.format = RILL_RG_FORMAT_RGBA16F,
-                            .size_mode = RILL_RG_SIZE_ABSOLUTE,
-                            .width = w,
-                            .height = h};
-    rill_rg_image scene = rill_rg_create_image(g, "ocean.scene", &d, err);
-    r->ocean->r_scene[vs->index] = scene;
-    rill_rg_pass_desc pd = {
-        .label = "ocean.scene", .exec = pass_scene_copy, .user = vs, .view = vs->index};
-    rill_rg_pass copy = rill_rg_add_pass(g, &pd, err);
-    /* Held as written (it only reads it) to sit between the passes before and the ocean's. */
-    RILL_TRY(rill_rg_use_image(g, copy, vs->res.hdr, RILL_RG_USAGE_STORAGE_WRITE, err));
-    RILL_TRY(rill_rg_use_image(g, copy, scene, RILL_RG_USAGE_STORAGE_WRITE, err));
-    RILL_TRY(rill_rg_add_edge(g, *after, copy, err));
-    *after = copy;
-    return RILL_OK;
-}
-
 rill_result rill__ocean_add_view(rill_renderer *r, rill_rg *g, rill__view *vs, rill_rg_pass after,
                                  rill_rg_pass *out_last, rill_error *err) {
     *out_last = after;
@@ -141,7 +120,8 @@ rill_result rill__ocean_add_view(rill_renderer *r, rill_rg *g, rill__view *vs, r
     if (!o->on) {
         return RILL_OK;
     }
-    RILL_TRY(add_scene_copy(r, g, vs, &after, err));
+    RILL_TRY(rill__add_scene_copy(g, vs, "ocean.scene", pass_scene_copy, &after,
+                                  &r->ocean->r_scene[vs->index], err));
     rill_rg_pass_desc pd = {.label = "ocean", .exec = pass_ocean, .user = vs, .view = vs->index};
     rill_rg_pass p = rill_rg_add_pass(g, &pd, err);
     const rill_rg_usage rd = RILL_RG_USAGE_SAMPLED_COMPUTE;
