@@ -66,6 +66,11 @@ static void usage(FILE *f) {
         "  --cameras N         N views side by side (split screen, 1-4): the path camera on\n"
         "                      the left, each other one at its place turned 360/N degrees\n"
         "                      further round; streaming follows the path camera\n"
+        "  --effect NAME[:field=value,...]\n"
+        "                      put effect settings on every camera (repeatable), as rill\n"
+        "                      render does (e.g. GlobalIllumination:quality=Hwrt)\n"
+        "  --plugins DIR       also load the effect plugins of DIR (repeatable)\n"
+        "  --no-plugins        load no plugins, not even the shipped ones\n"
         "Steps are a fixed 1/60 s of simulated time; streaming is on (run mode game).\n");
 }
 
@@ -89,7 +94,7 @@ static int parse(int argc, char **argv, fly_opts *o) {
         {"--cameras", RILL_CLI_OPT_U32, &o->cameras, .min = 1, .max = FLY_MAX_CAMERAS},
         {"--size", RILL_CLI_OPT_SIZE, &o->w, &o->h, .given = &o->size_set},
     };
-    const rill_cli_parser p = {"fly", opts, RILL_COUNTOF(opts), &o->input, NULL, usage};
+    const rill_cli_parser p = {"fly", opts, RILL_COUNTOF(opts), &o->input, &o->fx, usage};
     int rc = rill_cli_parse(&p, argc, argv);
     if (rc) {
         return rc;
@@ -162,7 +167,9 @@ static int fly_setup(fly_run *run, rill_error *err) {
     rill_renderer_settings rset;
     rill_renderer_get_settings(run->r, &rset);
     run->threaded = rset.render_thread; /* --render-thread or [rendering] render_thread */
-    if (rill_content_load(run->content, run->r, err) != RILL_OK) {
+    if (rill_cli_effects_attach(&run->o.fx, run->r, run->content, err) != RILL_OK ||
+        rill_content_load(run->content, run->r, err) != RILL_OK ||
+        rill_cli_effects_apply(&run->o.fx, run->content, run->r, err) != RILL_OK) {
         return 1;
     }
     rill_app *app = rill_content_app(run->content);
@@ -613,6 +620,7 @@ int rill_cmd_fly(int argc, char **argv) {
         rill_renderer_wait_idle(run.r, NULL);
     }
     rill_content_release(run.content);
+    rill_cli_effects_release(&run.o.fx);
     rill_renderer_destroy(run.r);
     rill_window_destroy(run.win);
     rill_content_destroy(run.content);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cmds.h"
 #include "rill/app.h"
 #include "rill/render.h"
 #include "rill/stream.h"
@@ -33,8 +34,9 @@ typedef struct fly_opts {
     uint32_t w, h;
     uint32_t workers; /* job workers; 0 = the app's default (cores - 1) */
     bool no_render, window, size_set, heatmap, gpu_cull, render_thread, no_occlusion;
-    bool no_hlod;     /* draw no far-world proxies (before/after runs) */
-    uint32_t cameras; /* views side by side (split screen); 0 or 1: the path camera alone */
+    bool no_hlod;        /* draw no far-world proxies (before/after runs) */
+    uint32_t cameras;    /* views side by side (split screen); 0 or 1: the path camera alone */
+    rill_cli_effects fx; /* --effect, --plugins, --no-plugins (as rill render and run) */
 } fly_opts;
 
 typedef struct fly_key {

@@ -327,6 +327,12 @@ fly_small_project)
     grep -q '"opaque.1":' fly2/frames.jsonl || fail "the second camera did not draw"
     run 2 fly "$RILL_SOURCE_DIR/examples/data/project" --out fly3 --frames 3 --cameras 5
     expect_err "cameras"
+    # --effect as on render and run: a shipped plugin's effect on the camera runs every frame;
+    # a field the effect lacks fails before the fly, naming the fields it has.
+    run 0 fly "$RILL_SOURCE_DIR/examples/data/project" --out fly4 --frames 3 --size 64x48 --effect Vignette
+    grep -q '"plugin:Vignette":' fly4/frames.jsonl || fail "--effect Vignette did not run"
+    run 1 fly "$RILL_SOURCE_DIR/examples/data/project" --out fly5 --frames 3 --effect Vignette:strength=1
+    expect_err "fields: intensity"
     ;;
 fly_world_entities)
     # world_entities counts what the content load settled in around the scene's camera even when
