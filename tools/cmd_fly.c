@@ -507,7 +507,11 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     rill_stream_get_stats(rill_app_stream(app), &ss);
     fr->loaded = ss.loaded, fr->loading = ss.loading, fr->unloading = ss.unloading;
     fr->loaded_set = loaded_set(run, app);
-    fr->settled = !ss.loading && !ss.unloading && !ms.pending &&
+    /* Far-world proxies count as loading until every part is made (a parsed file is held
+     * until then, under a per-frame triangle budget). */
+    rill_render_hlod_stats hs;
+    rill_render_hlod_get_stats(rill_content_hlod(run->content), &hs);
+    fr->settled = !ss.loading && !ss.unloading && !ms.pending && !hs.loading &&
                   !rill_scene_loader_retiring(rill_app_scenes(app));
     for (int tag = 0; tag < RILL_MEM_TAG_NUM; tag++) {
         fr->live[tag] = rill_mem_live_bytes((rill_mem_tag)tag);

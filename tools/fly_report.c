@@ -465,17 +465,23 @@ static uint64_t world_entities(rill_app *app, const rill_stream_instance_info *i
     return total;
 }
 
-/* The frame the memory comparison starts from: the first settled one (nothing loading, unloading,
- * spawning model trees or despawning) with the same instances loaded as at the end, so both hold
- * the same content (an out-and-back path ends where it started); else the first settled one with
- * as many loaded, else the first with nothing loading or unloading and as many, else 0. *same
- * says whether the first rule found it. */
+/* The frame the memory comparison starts from: the last frame of the first run of settled ones
+ * (nothing loading, unloading, spawning model trees or despawning) with the same instances loaded
+ * as at the end, so both hold the same content (an out-and-back path ends where it started) and
+ * the start has stood as long as it did (what the engine trims a few frames after its loads is
+ * gone, as it is at the end); else the first settled one with as many loaded, else the first with
+ * nothing loading or unloading and as many, else 0. *same says whether the first rule found it. */
 static uint64_t memory_start(const fly_frame *frames, uint64_t n, uint64_t end, bool *same) {
     const fly_frame *e = &frames[end];
     *same = true;
     for (uint64_t i = 1; i < n; i++) {
         if (frames[i].settled && frames[i].loaded_set == e->loaded_set &&
             frames[i].loaded == e->loaded) {
+            while (i + 1u < end && frames[i + 1u].settled &&
+                   frames[i + 1u].loaded_set == e->loaded_set &&
+                   frames[i + 1u].loaded == e->loaded) {
+                i++;
+            }
             return i;
         }
     }
