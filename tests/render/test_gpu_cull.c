@@ -462,6 +462,16 @@ static void test_shift_resolves_only_new(void **state) {
  * resident buffer (a copy of the old one, not every slot spawned again: the deltas are only the
  * new ones); every frame's picture is the CPU path's. */
 #define BOOT_N 20000u
+/* BOOT_N small cubes in a grid facing the camera, for a's renderer in ia and b's in ib. */
+static void boot_grid(const side *a, const side *b, rill_render_instance *ia,
+                      rill_render_instance *ib) {
+    for (uint32_t k = 0; k < BOOT_N; k++) {
+        float pos[3] = {(float)(k % 200u) * 0.04f - 4.0f, (float)(k / 200u) * 0.04f - 1.5f, 0};
+        render_test_place(&ia[k], k + 1u, a->cube, a->opaque, pos, 0.02f, 0.3f);
+        render_test_place(&ib[k], k + 1u, b->cube, b->opaque, pos, 0.02f, 0.3f);
+    }
+}
+
 static void test_boot_capped_and_growth(void **state) {
     (void)state;
     side a, b;
@@ -469,11 +479,7 @@ static void test_boot_capped_and_growth(void **state) {
     side_create(&b, true, NULL);
     static uint8_t pa[W * H * 4], pb[W * H * 4];
     static rill_render_instance ia[BOOT_N], ib[BOOT_N];
-    for (uint32_t k = 0; k < BOOT_N; k++) {
-        float pos[3] = {(float)(k % 200u) * 0.04f - 4.0f, (float)(k / 200u) * 0.04f - 1.5f, 0};
-        render_test_place(&ia[k], k + 1u, a.cube, a.opaque, pos, 0.02f, 0.3f);
-        render_test_place(&ib[k], k + 1u, b.cube, b.opaque, pos, 0.02f, 0.3f);
-    }
+    boot_grid(&a, &b, ia, ib);
     const uint32_t resident[4] = {8192u, 16384u, BOOT_N, BOOT_N};
     const uint32_t deltas[4] = {8192u, 8192u, BOOT_N - 16384u, 0u};
     for (uint32_t frame = 0; frame < 4; frame++) {
@@ -526,11 +532,7 @@ static void test_table_kept_across_split_frame(void **state) {
     side_create(&b, true, NULL);
     static uint8_t pa[W * H * 4], pb[W * H * 4];
     static rill_render_instance ia[BOOT_N], ib[BOOT_N];
-    for (uint32_t k = 0; k < BOOT_N; k++) {
-        float pos[3] = {(float)(k % 200u) * 0.04f - 4.0f, (float)(k / 200u) * 0.04f - 1.5f, 0};
-        render_test_place(&ia[k], k + 1u, a.cube, a.opaque, pos, 0.02f, 0.3f);
-        render_test_place(&ib[k], k + 1u, b.cube, b.opaque, pos, 0.02f, 0.3f);
-    }
+    boot_grid(&a, &b, ia, ib);
     for (uint32_t frame = 0; frame < 3; frame++) {
         draw_few(&b, ib, BOOT_N, pb);
     }
