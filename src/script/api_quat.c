@@ -3,9 +3,9 @@
  * script line, methods aside), `q * r` composes, `q * v` rotates a vec3, `==`, tostring, and the
  * methods dot, length, normalized, inverse, slerp and copy, with quat.axis_angle(axis, radians)
  * and quat.euler(x, y, z) on the `quat` global. A quat field read makes a new one (a copy).
- * Where a quat is taken, a table {x=, y=, z=, w=} or {x, y, z, w} is taken too. */
+ * Where a quat is taken, a table {x=, y=, z=, w=} or {x, y, z, w} is taken too. The field access,
+ * `==`, tostring, the constructor and the argument reader are the lanes type's (lanes.c). */
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "script_internal.h"
@@ -32,6 +32,10 @@ static int push_q(lua_State *L, const double q[4]) {
     return push4(L, q[0], q[1], q[2], q[3]);
 }
 
+static void push_v(lua_State *L, const double *q) {
+    push_q(L, q);
+}
+
 void rill__script_push_quat(lua_State *L, rill_scripts *s, const double q[4]) {
     (void)s;
     push_q(L, q);
@@ -42,41 +46,12 @@ const double *rill__script_test_quat(lua_State *L, int idx) {
     return p ? p->q : NULL;
 }
 
+static const double UNSET[4] = {0, 0, 0, 1}; /* quat() is the identity */
+static const script_lanes QUAT = {4, "quat", "xyzw", rill__script_test_quat, UNSET, push_v};
+
 /* A quat argument (or a table one is read from) into out; raises naming op and the type. */
 static void arg_quat(lua_State *L, int idx, const char *op, double out[4]) {
-    const double *q = rill__script_test_quat(L, idx);
-    if (q) {
-        memcpy(out, q, sizeof(double) * 4);
-        return;
-    }
-    float f[4];
-    if (!rill__script_to_vec(L, idx, f, 4)) {
-        luaL_error(L, "%s: expected a quat, got a %s", op, luaL_typename(L, idx));
-    }
-    for (int i = 0; i < 4; i++) {
-        out[i] = f[i];
-    }
-}
-
-/* The lane a key names (x y z w: 0..3), or -1 for any other key. */
-static int lane_of(lua_State *L, int idx) {
-    if (lua_type(L, idx) != LUA_TSTRING) {
-        return -1;
-    }
-    size_t len;
-    const char *k = lua_tolstring(L, idx, &len);
-    if (len != 1) {
-        return -1;
-    }
-    return k[0] == 'w' ? 3 : k[0] >= 'x' && k[0] <= 'z' ? k[0] - 'x' : -1;
-}
-
-static int no_field(lua_State *L, int key) {
-    if (lua_type(L, key) == LUA_TSTRING) {
-        return luaL_error(L, "quat has no field '%s' (its fields: x, y, z, w)",
-                          lua_tostring(L, key));
-    }
-    return luaL_error(L, "quat has no field %s (its fields: x, y, z, w)", luaL_typename(L, key));
+    rill__script_lanes_arg(L, &QUAT, idx, op, out);
 }
 
 /* >>math -------------------------------------------------------------------------------------- */
@@ -123,34 +98,6 @@ static void axis_angle(const double axis[3], double angle, double out[4]) {
 
 /* >>metamethods ------------------------------------------------------------------------------- */
 
-static int q_index(lua_State *L) {
-    const double *q = rill__script_test_quat(L, 1);
-    int lane = lane_of(L, 2);
-    if (q && lane >= 0) {
-        lua_pushnumber(L, q[lane]);
-        return 1;
-    }
-    lua_pushvalue(L, 2);
-    if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) {
-        return 1;
-    }
-    return no_field(L, 2);
-}
-
-static int q_newindex(lua_State *L) {
-    double *q = (double *)rill__script_test_quat(L, 1);
-    int lane = lane_of(L, 2);
-    if (!q || lane < 0) {
-        return no_field(L, 2);
-    }
-    if (lua_type(L, 3) != LUA_TNUMBER) {
-        return luaL_error(L, "quat.%c is a number; cannot set it to a %s value", "xyzw"[lane],
-                          luaL_typename(L, 3));
-    }
-    q[lane] = lua_tonumber(L, 3);
-    return 0;
-}
-
 /* q * r composes; q * v rotates a vec3. */
 static int q_mul(lua_State *L) {
     double a[4], b[4];
@@ -165,21 +112,6 @@ static int q_mul(lua_State *L) {
     arg_quat(L, 2, "quat *", b);
     qmul(a, b, b);
     return push_q(L, b);
-}
-
-static int q_eq(lua_State *L) {
-    const double *a = rill__script_test_quat(L, 1), *b = rill__script_test_quat(L, 2);
-    lua_pushboolean(L, a && b && a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3]);
-    return 1;
-}
-
-static int q_tostring(lua_State *L) {
-    double a[4];
-    arg_quat(L, 1, "tostring", a);
-    char buf[160];
-    snprintf(buf, sizeof(buf), "quat(%g, %g, %g, %g)", a[0], a[1], a[2], a[3]);
-    lua_pushstring(L, buf);
-    return 1;
 }
 
 /* >>methods ----------------------------------------------------------------------------------- */
@@ -276,25 +208,6 @@ static int m_euler(lua_State *L) {
     return push_q(L, qy);
 }
 
-/* >>constructor ------------------------------------------------------------------------------- */
-
-/* One lane of the constructor: nil or none is its default, a number is itself. */
-static double ctor_lane(lua_State *L, int idx, int lane) {
-    if (lua_isnoneornil(L, idx)) {
-        return lane == 3 ? 1 : 0;
-    }
-    if (lua_type(L, idx) != LUA_TNUMBER) {
-        luaL_error(L, "quat(x, y, z, w): %c is a %s, not a number", "xyzw"[lane],
-                   luaL_typename(L, idx));
-    }
-    return lua_tonumber(L, idx);
-}
-
-/* quat(x, y, z, w) through the quat table's __call: argument 1 is the table. */
-static int q_call(lua_State *L) {
-    return push4(L, ctor_lane(L, 2, 0), ctor_lane(L, 3, 1), ctor_lane(L, 4, 2), ctor_lane(L, 5, 3));
-}
-
 void rill__script_open_quat(lua_State *L, rill_scripts *s) {
     static const luaL_Reg methods[] = {{"dot", m_dot},
                                        {"length", m_length},
@@ -305,29 +218,6 @@ void rill__script_open_quat(lua_State *L, rill_scripts *s) {
                                        {"axis_angle", m_axis_angle},
                                        {"euler", m_euler},
                                        {NULL, NULL}};
-    luaL_newlib(L, methods);
-    int m = lua_gettop(L);
-    static const luaL_Reg meta[] = {{"__newindex", q_newindex},
-                                    {"__mul", q_mul},
-                                    {"__eq", q_eq},
-                                    {"__tostring", q_tostring},
-                                    {NULL, NULL}};
-    luaL_newlib(L, meta);
-    lua_pushvalue(L, m);
-    lua_pushcclosure(L, q_index, 1);
-    lua_setfield(L, -2, "__index");
-    lua_pushvalue(L, m);
-    lua_setfield(L, -2, "__metatable");
-    s->quat_meta = lua_topointer(L, -1);
-    s->quat_mt = luaL_ref(L, LUA_REGISTRYINDEX);
-    lua_newtable(L); /* the global: quat(x, y, z, w), quat.axis_angle(axis, a), ... */
-    lua_createtable(L, 0, 3);
-    lua_pushcfunction(L, q_call);
-    lua_setfield(L, -2, "__call");
-    lua_pushvalue(L, m);
-    lua_setfield(L, -2, "__index");
-    lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "__metatable");
-    lua_setmetatable(L, -2);
-    lua_remove(L, m);
+    static const luaL_Reg meta[] = {{"__mul", q_mul}, {NULL, NULL}};
+    rill__script_lanes_open(L, &QUAT, methods, meta, &s->quat_mt, &s->quat_meta);
 }

@@ -3,10 +3,9 @@
  * error naming the script line, methods aside), `+ - * /`, unary minus, `==`, tostring, and the
  * methods dot, cross, length, normalized, lerp, distance and copy (also as vec3.dot(a, b), ...).
  * Every read of a vec3 field makes a new one, so a read stays a copy. Where a vec3 is taken, a
- * table {x=, y=, z=} or {1, 2, 3} is taken too (rill__script_to_vec). */
+ * table {x=, y=, z=} or {1, 2, 3} is taken too (rill__script_to_vec). The field access, `==`,
+ * tostring, the constructor and the argument reader are the lanes type's (lanes.c). */
 #include <math.h>
-#include <stdio.h>
-#include <string.h>
 
 #include "script_internal.h"
 
@@ -36,71 +35,18 @@ const double *rill__script_test_vec3(lua_State *L, int idx) {
     return p ? p->v : NULL;
 }
 
+static void push_v(lua_State *L, const double *v) {
+    new_vec3(L, rill__script_get(L), v[0], v[1], v[2]);
+}
+
+static const double UNSET[3] = {0, 0, 0}; /* vec3() is (0, 0, 0) */
+static const script_lanes VEC3 = {3, "vec3", "xyz", rill__script_test_vec3, UNSET, push_v};
+
 void rill__script_arg_vec3(lua_State *L, int idx, const char *op, double out[3]) {
-    const double *v = rill__script_test_vec3(L, idx);
-    if (v) {
-        memcpy(out, v, sizeof(double) * 3);
-        return;
-    }
-    float f[3];
-    if (!rill__script_to_vec(L, idx, f, 3)) {
-        luaL_error(L, "%s: expected a vec3, got a %s", op, luaL_typename(L, idx));
-    }
-    for (int i = 0; i < 3; i++) {
-        out[i] = f[i];
-    }
-}
-
-/* The lane a key names (0..2), or -1 for any other key. */
-static int lane_of(lua_State *L, int idx) {
-    if (lua_type(L, idx) != LUA_TSTRING) {
-        return -1;
-    }
-    size_t len;
-    const char *k = lua_tolstring(L, idx, &len);
-    if (len != 1 || k[0] < 'x' || k[0] > 'z') {
-        return -1;
-    }
-    return k[0] - 'x';
-}
-
-static int no_field(lua_State *L, int key) {
-    if (lua_type(L, key) == LUA_TSTRING) {
-        return luaL_error(L, "vec3 has no field '%s' (its fields: x, y, z)", lua_tostring(L, key));
-    }
-    return luaL_error(L, "vec3 has no field %s (its fields: x, y, z)", luaL_typename(L, key));
+    rill__script_lanes_arg(L, &VEC3, idx, op, out);
 }
 
 /* >>metamethods ------------------------------------------------------------------------------- */
-
-/* v.x / v.y / v.z, or a method from the methods table (upvalue 1). */
-static int v_index(lua_State *L) {
-    const double *v = rill__script_test_vec3(L, 1);
-    int lane = lane_of(L, 2);
-    if (v && lane >= 0) {
-        lua_pushnumber(L, v[lane]);
-        return 1;
-    }
-    lua_pushvalue(L, 2);
-    if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) {
-        return 1;
-    }
-    return no_field(L, 2);
-}
-
-static int v_newindex(lua_State *L) {
-    double *v = (double *)rill__script_test_vec3(L, 1);
-    int lane = lane_of(L, 2);
-    if (!v || lane < 0) {
-        return no_field(L, 2);
-    }
-    if (lua_type(L, 3) != LUA_TNUMBER) {
-        return luaL_error(L, "vec3.%c is a number; cannot set it to a %s value", 'x' + lane,
-                          luaL_typename(L, 3));
-    }
-    v[lane] = lua_tonumber(L, 3);
-    return 0;
-}
 
 static int push3(lua_State *L, double x, double y, double z) {
     new_vec3(L, rill__script_get(L), x, y, z);
@@ -154,22 +100,6 @@ static int v_div(lua_State *L) {
     }
     rill__script_arg_vec3(L, 2, "vec3 /", b);
     return push3(L, a[0] / b[0], a[1] / b[1], a[2] / b[2]);
-}
-
-/* Lua calls __eq for two userdata of any kinds: a vec3 equals only a vec3 of the same lanes. */
-static int v_eq(lua_State *L) {
-    const double *a = rill__script_test_vec3(L, 1), *b = rill__script_test_vec3(L, 2);
-    lua_pushboolean(L, a && b && a[0] == b[0] && a[1] == b[1] && a[2] == b[2]);
-    return 1;
-}
-
-static int v_tostring(lua_State *L) {
-    double a[3];
-    rill__script_arg_vec3(L, 1, "tostring", a);
-    char buf[128];
-    snprintf(buf, sizeof(buf), "vec3(%g, %g, %g)", a[0], a[1], a[2]);
-    lua_pushstring(L, buf);
-    return 1;
 }
 
 /* >>methods ----------------------------------------------------------------------------------- */
@@ -235,24 +165,6 @@ static int m_copy(lua_State *L) {
     return push3(L, a[0], a[1], a[2]);
 }
 
-/* >>constructor ------------------------------------------------------------------------------- */
-
-/* One lane of the constructor: nil or none is 0, a number is itself, anything else an error. */
-static double ctor_lane(lua_State *L, int idx, int lane) {
-    if (lua_isnoneornil(L, idx)) {
-        return 0;
-    }
-    if (lua_type(L, idx) != LUA_TNUMBER) {
-        luaL_error(L, "vec3(x, y, z): %c is a %s, not a number", 'x' + lane, luaL_typename(L, idx));
-    }
-    return lua_tonumber(L, idx);
-}
-
-/* vec3(x, y, z) through the vec3 table's __call: argument 1 is the table. */
-static int v_call(lua_State *L) {
-    return push3(L, ctor_lane(L, 2, 0), ctor_lane(L, 3, 1), ctor_lane(L, 4, 2));
-}
-
 /* Makes the vec3 metatable (kept as s->vec3_mt) and pushes the `vec3` global (callable, indexing
  * the methods). The metatable itself stays out of the scripts' reach: getmetatable(v) gives the
  * methods table. */
@@ -261,33 +173,7 @@ void rill__script_open_vec3(lua_State *L, rill_scripts *s) {
                                        {"length", m_length}, {"normalized", m_normalized},
                                        {"lerp", m_lerp},     {"distance", m_distance},
                                        {"copy", m_copy},     {NULL, NULL}};
-    luaL_newlib(L, methods);
-    int m = lua_gettop(L);
-    static const luaL_Reg meta[] = {{"__newindex", v_newindex},
-                                    {"__add", v_add},
-                                    {"__sub", v_sub},
-                                    {"__unm", v_unm},
-                                    {"__mul", v_mul},
-                                    {"__div", v_div},
-                                    {"__eq", v_eq},
-                                    {"__tostring", v_tostring},
-                                    {NULL, NULL}};
-    luaL_newlib(L, meta);
-    lua_pushvalue(L, m);
-    lua_pushcclosure(L, v_index, 1);
-    lua_setfield(L, -2, "__index");
-    lua_pushvalue(L, m);
-    lua_setfield(L, -2, "__metatable");
-    s->vec3_meta = lua_topointer(L, -1);
-    s->vec3_mt = luaL_ref(L, LUA_REGISTRYINDEX);
-    lua_newtable(L); /* the global: vec3(x, y, z), vec3.dot(a, b), ... */
-    lua_createtable(L, 0, 2);
-    lua_pushcfunction(L, v_call);
-    lua_setfield(L, -2, "__call");
-    lua_pushvalue(L, m);
-    lua_setfield(L, -2, "__index");
-    lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "__metatable");
-    lua_setmetatable(L, -2);
-    lua_remove(L, m);
+    static const luaL_Reg meta[] = {{"__add", v_add}, {"__sub", v_sub}, {"__unm", v_unm},
+                                    {"__mul", v_mul}, {"__div", v_div}, {NULL, NULL}};
+    rill__script_lanes_open(L, &VEC3, methods, meta, &s->vec3_mt, &s->vec3_meta);
 }

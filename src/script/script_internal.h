@@ -2,7 +2,7 @@
  * system, instances and lifecycle), sandbox.c (the state, globals, require, budget and memory
  * limit), api_world.c (entities and components through reflection), api_engine.c (log, scenes,
  * timers, input, raycasts, channels, cameras, events), api_vec3.c and api_quat.c (the vec3 and
- * quat types). */
+ * quat types) and lanes.c (what those two share). */
 #ifndef RILL_SCRIPT_INTERNAL_H
 #define RILL_SCRIPT_INTERNAL_H
 
@@ -131,6 +131,25 @@ rill_entity rill__script_check_entity(lua_State *L, int idx);
 rill_entity rill__script_opt_entity(lua_State *L, int idx);
 void rill__script_push_vec(lua_State *L, rill_scripts *s, const float *v, int n);
 bool rill__script_to_vec(lua_State *L, int idx, float *out, int n);
+
+/* lanes.c: a value type of n double lanes (a full userdata of n doubles), described once. */
+#define SCRIPT_LANES_MAX 4
+typedef struct script_lanes {
+    int n;             /* lanes, 1..SCRIPT_LANES_MAX */
+    const char *type;  /* its name and global ("vec3"), in messages */
+    const char *names; /* the lanes' one-letter field names in order ("xyz") */
+    const double *(*test)(lua_State *L, int idx); /* the lanes of the value at idx, or NULL */
+    const double *unset; /* the constructor's value for a lane not given */
+    void (*push)(lua_State *L, const double *v); /* pushes a new value of these lanes */
+} script_lanes;
+/* An argument of type t (or a table it is read from) into out; raises naming op and the type. */
+void rill__script_lanes_arg(lua_State *L, const script_lanes *t, int idx, const char *op,
+                            double *out);
+/* Makes t's metatable (methods plus meta, with the shared __index, __newindex, __eq and
+ * __tostring; its registry ref into *out_mt, its address into *out_meta) and pushes the global
+ * (callable as the constructor, indexing the methods). getmetatable(v) gives the methods. */
+void rill__script_lanes_open(lua_State *L, const script_lanes *t, const luaL_Reg *methods,
+                             const luaL_Reg *meta, int *out_mt, const void **out_meta);
 
 /* api_vec3.c */
 /* Makes the vec3 type (s->vec3_mt) and pushes the `vec3` global. */
