@@ -56,8 +56,8 @@ static int no_field(lua_State *L, const script_lanes *t, int key) {
     char fields[3 * SCRIPT_LANES_MAX];
     field_list(t, fields);
     if (lua_type(L, key) == LUA_TSTRING) {
-        return luaL_error(L, "%s has no field '%s' (its fields: %s)", t->type,
-                          lua_tostring(L, key), fields);
+        return luaL_error(L, "%s has no field '%s' (its fields: %s)", t->type, lua_tostring(L, key),
+                          fields);
     }
     return luaL_error(L, "%s has no field %s (its fields: %s)", t->type, luaL_typename(L, key),
                       fields);

@@ -139,8 +139,8 @@ typedef struct script_lanes {
     const char *type;  /* its name and global ("vec3"), in messages */
     const char *names; /* the lanes' one-letter field names in order ("xyz") */
     const double *(*test)(lua_State *L, int idx); /* the lanes of the value at idx, or NULL */
-    const double *unset; /* the constructor's value for a lane not given */
-    void (*push)(lua_State *L, const double *v); /* pushes a new value of these lanes */
+    const double *unset;                          /* the constructor's value for a lane not given */
+    void (*push)(lua_State *L, const double *v);  /* pushes a new value of these lanes */
 } script_lanes;
 /* An argument of type t (or a table it is read from) into out; raises naming op and the type. */
 void rill__script_lanes_arg(lua_State *L, const script_lanes *t, int idx, const char *op,
