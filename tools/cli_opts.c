@@ -8,6 +8,17 @@
 #include <string.h>
 
 #include "rill/channels.h"
+#include "rill/render/renderer.h"
+
+const char *const rill_cli_quality_names[] = {"low", "medium", "high", NULL};
+const int rill_cli_quality_values[] = {RILL_RENDER_QUALITY_LOW, RILL_RENDER_QUALITY_MEDIUM,
+                                       RILL_RENDER_QUALITY_HIGH};
+
+const char *rill_cli_quality_name(int quality) {
+    return quality == RILL_RENDER_QUALITY_LOW    ? "Low"
+           : quality == RILL_RENDER_QUALITY_HIGH ? "High"
+                                                 : "Medium";
+}
 
 static const rill_cli_opt *find_opt(const rill_cli_parser *p, const char *a) {
     for (uint32_t i = 0; i < p->opt_count; i++) {

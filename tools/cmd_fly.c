@@ -48,6 +48,9 @@ static void usage(FILE *f) {
         "                      in --frames frames, else 30)\n"
         "  --frames N          frames to run (default: until the path ends)\n"
         "  --size WxH          output size (default 1280x720)\n"
+        "  --quality low|medium|high\n"
+        "                      quality tier, a ceiling on effects (default: the project's\n"
+        "                      [rendering] graphics_quality, Medium); GI runs at high only\n"
         "  --workers N         job worker threads (default: cores - 1); extract's walk over\n"
         "                      the shown models runs on them and the main thread\n"
         "  --no-render         skip the GPU frame only (the app, the extract, the culling and\n"
@@ -93,6 +96,7 @@ static int parse(int argc, char **argv, fly_opts *o) {
         {"--workers", RILL_CLI_OPT_U32, &o->workers, .min = 1, .max = 1024},
         {"--cameras", RILL_CLI_OPT_U32, &o->cameras, .min = 1, .max = FLY_MAX_CAMERAS},
         {"--size", RILL_CLI_OPT_SIZE, &o->w, &o->h, .given = &o->size_set},
+        RILL_CLI_QUALITY_OPT(&o->quality),
     };
     const rill_cli_parser p = {"fly", opts, RILL_COUNTOF(opts), &o->input, &o->fx, usage};
     int rc = rill_cli_parse(&p, argc, argv);
@@ -144,6 +148,9 @@ static int fly_setup(fly_run *run, rill_error *err) {
     rill_content_renderer_desc(run->content, &d);
     d.vsync = false;
     d.width = run->o.w, d.height = run->o.h;
+    if (run->o.quality) {
+        d.quality = (rill_render_quality)run->o.quality;
+    }
     if (run->o.gpu_cull) {
         d.debug_flags |= RILL_RENDER_DEBUG_GPU_CULL;
     }

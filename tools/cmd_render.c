@@ -159,9 +159,6 @@ static const int DEBUG_VIEW_FLAGS[] = {
     PANEL_BIT | RILL_RENDER_PANEL_STATS,   PANEL_BIT | RILL_RENDER_PANEL_CULLING,
     PANEL_BIT | RILL_RENDER_PANEL_CAMERAS, PANEL_BIT | RILL_RENDER_PANEL_MATERIAL};
 static const char *const PASSTHROUGH_NAMES[] = {"off", "mixed", NULL};
-static const char *const QUALITIES[] = {"low", "medium", "high", NULL};
-static const int QUALITY_VALUES[] = {RILL_RENDER_QUALITY_LOW, RILL_RENDER_QUALITY_MEDIUM,
-                                     RILL_RENDER_QUALITY_HIGH};
 
 /* --time: every AnimationPlayer paused at t (its clip's time, clamped to the clip by the
  * animation system); without any, each Model entity gets one playing its first clip, so a
@@ -230,7 +227,7 @@ static int parse(int argc, char **argv, render_opts *o) {
         {"--bloom", RILL_CLI_OPT_FLOAT, &o->bloom, .min = 0, .max = 100,
          .want = "an intensity in [0, 100]"},
         {"--ssao", RILL_CLI_OPT_ENUM, &o->ssao, .names = SSAO_LEVELS, .values = SSAO_VALUES},
-        {"--quality", RILL_CLI_OPT_ENUM, &o->quality, .names = QUALITIES, .values = QUALITY_VALUES},
+        RILL_CLI_QUALITY_OPT(&o->quality),
         {"--debug-view", RILL_CLI_OPT_ENUM, &o->debug_flags, .names = DEBUG_VIEWS,
          .values = DEBUG_VIEW_FLAGS},
         {"--pick", RILL_CLI_OPT_POINT, &o->pick_x, &o->pick_y, .min = 0, .max = 16384,

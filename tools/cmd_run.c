@@ -347,10 +347,6 @@ static void material_text(viewer *v, const rill_render_snapshot *snap, uint32_t 
     }
 }
 
-static const char *tier_name(rill_render_quality q) {
-    return q == RILL_RENDER_QUALITY_LOW ? "Low" : q == RILL_RENDER_QUALITY_HIGH ? "High" : "Medium";
-}
-
 /* F2 cycles the quality tier (Low -> Medium -> High -> Low), F3/F4 lower/raise the render scale
  * by 0.1 (of the logical window, [0.1, 2]), F7 switches vsync, F8 (Shift+F8) turns the sun half
  * an hour on (back). */
@@ -362,7 +358,7 @@ static void runtime_keys(viewer *v, const rill_input *in) {
                                 : rs.quality == RILL_RENDER_QUALITY_LOW ? RILL_RENDER_QUALITY_MEDIUM
                                                                         : RILL_RENDER_QUALITY_HIGH;
         rill_renderer_set_quality(v->r, q);
-        printf("rill run: quality %s\n", tier_name(q));
+        printf("rill run: quality %s\n", rill_cli_quality_name(q));
     }
     if (in->key_pressed[RILL_KEY_F1 + 6]) {
         rill_renderer_set_vsync(v->r, !rs.vsync);
@@ -435,7 +431,7 @@ static void overlay_text(viewer *v, rill_app *app, const rill_renderer_settings 
             "\nquality %s (F2)  scale %.1f (F3/F4) -> 3D %ux%u  shadows %u  present %s (F7)\n"
             "entities %u  instances %u loaded, %u loading, %u unloaded\n"
             "lod %u / %u / %u / %u  streaming %.2f ms\n",
-            tier_name(rs->quality), (double)rs->render_scale, rs->width_3d, rs->height_3d,
+            rill_cli_quality_name(rs->quality), (double)rs->render_scale, rs->width_3d, rs->height_3d,
             rs->shadow_map_size, rs->present_mode, rill_world_entity_count(rill_app_world(app)),
             ss.loaded, ss.loading, ss.unloaded + ss.failed, ls.per_level[0], ls.per_level[1],
             ls.per_level[2], ls.per_level[3], (double)rill_app_last_streaming_ns(app) / 1e6);
@@ -1055,9 +1051,6 @@ static const int PANEL_VALUES[] = {RILL_RENDER_PANEL_STATS, RILL_RENDER_PANEL_CU
 static const int PASSTHROUGH_VALUES[] = {1 + RILL_PASSTHROUGH_OFF, 1 + RILL_PASSTHROUGH_MIXED};
 static const char *const ON_OFF[] = {"on", "off", NULL};
 static const int ON_OFF_VALUES[] = {1, 0};
-static const char *const QUALITIES[] = {"low", "medium", "high", NULL};
-static const int QUALITY_VALUES[] = {RILL_RENDER_QUALITY_LOW, RILL_RENDER_QUALITY_MEDIUM,
-                                     RILL_RENDER_QUALITY_HIGH};
 
 int rill_cmd_run(int argc, char **argv) {
     rill_cli_effects fx;
@@ -1070,7 +1063,7 @@ int rill_cmd_run(int argc, char **argv) {
         {"--fullscreen", RILL_CLI_OPT_FLAG, &fullscreen},
         {"--window", RILL_CLI_OPT_FLAG, &windowed},
         {"--vsync", RILL_CLI_OPT_ENUM, &o.vsync, .names = ON_OFF, .values = ON_OFF_VALUES},
-        {"--quality", RILL_CLI_OPT_ENUM, &o.quality, .names = QUALITIES, .values = QUALITY_VALUES},
+        RILL_CLI_QUALITY_OPT(&o.quality),
         {"--render-scale", RILL_CLI_OPT_FLOAT, &o.render_scale, .min = 0.1, .max = 2,
          .want = "[0.1, 2]"},
         {"--frames", RILL_CLI_OPT_U64, &o.frames, .min = 1, .max = (double)RUN_MAX_FRAMES},

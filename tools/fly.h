@@ -36,6 +36,7 @@ typedef struct fly_opts {
     bool no_render, window, size_set, heatmap, gpu_cull, render_thread, no_occlusion;
     bool no_hlod;        /* draw no far-world proxies (before/after runs) */
     uint32_t cameras;    /* views side by side (split screen); 0 or 1: the path camera alone */
+    int quality;         /* --quality: a rill_render_quality; 0 = the project's */
     rill_cli_effects fx; /* --effect, --plugins, --no-plugins (as rill render and run) */
 } fly_opts;
 

@@ -3,6 +3,7 @@
  * start and the end of the path), frametime.png and map.png (drawn on the shared canvas,
  * cli_canvas.h), and the closing line on stdout. */
 #include "cli_canvas.h"
+#include "cli_opts.h"
 #include "demo.h"
 #include "fly.h"
 
@@ -588,6 +589,9 @@ int fly_finish(fly_run *run, uint64_t n, uint64_t end) {
         jw_u64(&w, "frames", n);
         jw_u64(&w, "workers", rill_jobs_worker_count(rill_app_jobs(app)));
         jw_u64(&w, "cameras", run->o.cameras > 1 ? run->o.cameras : 1); /* views (--cameras) */
+        rill_renderer_settings rset;
+        rill_renderer_get_settings(run->r, &rset);
+        jw_str(&w, "quality", rill_cli_quality_name(rset.quality)); /* the tier flown (--quality) */
         jw_u64(&w, "world_entities", world);
         jw_u64(&w, "entities_max", ent_max);
         jw_f64(&w, "main_ms_max", main_max);

@@ -258,6 +258,15 @@ fly)
     run 0 fly demo.rpak --out flyg --path path.json --frames 4 --size 64x48 --gpu-cull
     grep -q '"gpu_cull_resident":[1-9]' flyg/frames.jsonl || fail "no gpu_cull_resident counted"
     grep -q '"gpu_cull_spawned":[1-9]' flyg/frames.jsonl || fail "no gpu_cull_spawned counted"
+    # --quality: the tier flown is in the summary (the project's, Medium, by default); the demo's
+    # GI runs at High only.
+    grep -q '"quality":"Medium"' fly/summary.json || fail "summary.json lacks quality Medium"
+    grep -q '"gi_tier":"Off"' flyg/summary.json || fail "GI ran below the High tier"
+    run 0 fly demo.rpak --out flyq --path path.json --frames 4 --size 64x48 --quality high
+    grep -q '"quality":"High"' flyq/summary.json || fail "summary.json lacks quality High"
+    grep -q '"gi_tier":"Off"' flyq/summary.json && fail "--quality high flew no GI"
+    run 2 fly demo.rpak --out flyq2 --quality ultra
+    expect_err "bad --quality 'ultra'"
     # The demo's terrain streams around the camera (some chunks resident, never all), chunks are
     # built at most 2 a frame, and colliders exist (resident chunks and the falling cars).
     grep -q '"terrain_chunks_resident":[1-9]' fly/frames.jsonl || fail "no terrain chunk resident"
