@@ -51,12 +51,15 @@ typedef struct rill_cli_parser {
 } rill_cli_parser;
 
 /* --quality low|medium|high (rill render, run and fly): the names and their rill_render_quality
- * values, and the option entry for an int set to the tier (left 0, the project's, when not given). */
+ * values, and the option entry for an int set to the tier (left 0, the project's, when not given).
+ */
 extern const char *const rill_cli_quality_names[];
 extern const int rill_cli_quality_values[];
 #define RILL_CLI_QUALITY_OPT(out)                                                                  \
-    {"--quality", RILL_CLI_OPT_ENUM, (out), .names = rill_cli_quality_names,                       \
-     .values = rill_cli_quality_values}
+    {                                                                                              \
+        "--quality", RILL_CLI_OPT_ENUM, (out), .names = rill_cli_quality_names,                    \
+                                               .values = rill_cli_quality_values                   \
+    }
 /* A rill_render_quality's tier name as project.toml spells it: "Low", "Medium" (also DEFAULT) or
  * "High". */
 const char *rill_cli_quality_name(int quality);

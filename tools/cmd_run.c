@@ -431,10 +431,11 @@ static void overlay_text(viewer *v, rill_app *app, const rill_renderer_settings 
             "\nquality %s (F2)  scale %.1f (F3/F4) -> 3D %ux%u  shadows %u  present %s (F7)\n"
             "entities %u  instances %u loaded, %u loading, %u unloaded\n"
             "lod %u / %u / %u / %u  streaming %.2f ms\n",
-            rill_cli_quality_name(rs->quality), (double)rs->render_scale, rs->width_3d, rs->height_3d,
-            rs->shadow_map_size, rs->present_mode, rill_world_entity_count(rill_app_world(app)),
-            ss.loaded, ss.loading, ss.unloaded + ss.failed, ls.per_level[0], ls.per_level[1],
-            ls.per_level[2], ls.per_level[3], (double)rill_app_last_streaming_ns(app) / 1e6);
+            rill_cli_quality_name(rs->quality), (double)rs->render_scale, rs->width_3d,
+            rs->height_3d, rs->shadow_map_size, rs->present_mode,
+            rill_world_entity_count(rill_app_world(app)), ss.loaded, ss.loading,
+            ss.unloaded + ss.failed, ls.per_level[0], ls.per_level[1], ls.per_level[2],
+            ls.per_level[3], (double)rill_app_last_streaming_ns(app) / 1e6);
     }
     if (n + 1 < cap) {
         n += texture_overlay(v, rill_app_models_render_assets(rill_content_models(v->content)),
