@@ -148,14 +148,24 @@ static bool check_input(const char *path, const uint8_t *data, size_t size, void
     return rill_scripts_check_source(path, (const char *)data, size, err) == RILL_OK;
 }
 
-static bool parse_u32(const char *s, uint32_t max, uint32_t *out) {
-    char *end = NULL;
-    unsigned long v = strtoul(s, &end, 10);
-    if (!s[0] || *end || v > max) {
+/* Parses s as a whole number in [min, max] into out; else prints "bad OPT 'S' (want ...)". */
+static bool parse_count(const char *opt, const char *s, long long min, long long max,
+                        uint32_t *out) {
+    long long v = 0;
+    if (!rill_cli_parse_int(s, min, max, &v)) {
+        fprintf(stderr, "rill export: bad %s '%s' (want a count in [%lld, %lld])\n", opt, s, min,
+                max);
         return false;
     }
     *out = (uint32_t)v;
     return true;
+}
+
+/* Whether a is one of export's options that take a value. */
+static bool takes_value(const char *a) {
+    static const char *const names[] = {"--out",  "--loose-out",      "--cache", "--lod-levels",
+                                        "--jobs", "--hlod-triangles", NULL};
+    return rill_cli_enum(a, names) >= 0;
 }
 
 int rill_cmd_export(int argc, char **argv) {
@@ -164,31 +174,29 @@ int rill_cmd_export(int argc, char **argv) {
     bool verbose = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        bool has_value = i + 1 < argc;
+        if (takes_value(a) && i + 1 >= argc) {
+            fprintf(stderr, "rill export: %s needs a value\n", a);
+            return 2;
+        }
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             return export_usage(stdout, 0);
-        } else if (strcmp(a, "--out") == 0 && has_value) {
+        } else if (strcmp(a, "--out") == 0) {
             desc.out_pack = argv[++i];
-        } else if (strcmp(a, "--loose-out") == 0 && has_value) {
+        } else if (strcmp(a, "--loose-out") == 0) {
             desc.loose_out = argv[++i];
-        } else if (strcmp(a, "--cache") == 0 && has_value) {
+        } else if (strcmp(a, "--cache") == 0) {
             desc.cache_dir = argv[++i];
-        } else if (strcmp(a, "--lod-levels") == 0 && has_value) {
-            uint32_t n = 0;
-            if (!parse_u32(argv[++i], 4, &n)) {
-                fprintf(stderr, "rill export: --lod-levels takes 0..4\n");
+        } else if (strcmp(a, "--lod-levels") == 0) {
+            if (!parse_count(a, argv[++i], 0, 4, &desc.lod_levels)) {
                 return 2;
             }
-            desc.lod_levels = n;
-            desc.no_lods = n == 0;
-        } else if (strcmp(a, "--jobs") == 0 && has_value) {
-            if (!parse_u32(argv[++i], 1024, &desc.jobs) || desc.jobs == 0) {
-                fprintf(stderr, "rill export: --jobs takes 1..1024\n");
+            desc.no_lods = desc.lod_levels == 0;
+        } else if (strcmp(a, "--jobs") == 0) {
+            if (!parse_count(a, argv[++i], 1, 1024, &desc.jobs)) {
                 return 2;
             }
-        } else if (strcmp(a, "--hlod-triangles") == 0 && has_value) {
-            if (!parse_u32(argv[++i], 1000000, &desc.hlod_triangles) || desc.hlod_triangles < 64) {
-                fprintf(stderr, "rill export: --hlod-triangles takes 64..1000000\n");
+        } else if (strcmp(a, "--hlod-triangles") == 0) {
+            if (!parse_count(a, argv[++i], 64, 1000000, &desc.hlod_triangles)) {
                 return 2;
             }
         } else if (strcmp(a, "--no-hlod") == 0) {
@@ -204,7 +212,7 @@ int rill_cmd_export(int argc, char **argv) {
         } else if (a[0] != '-' && !desc.project_dir) {
             desc.project_dir = a;
         } else {
-            fprintf(stderr, "rill export: unknown or incomplete option '%s'\n\n", a);
+            fprintf(stderr, "rill export: unexpected argument '%s'\n\n", a);
             return export_usage(stderr, 2);
         }
     }

@@ -119,16 +119,24 @@ static int scene_load(int argc, char **argv) {
     bool verbose = false;
     bool trace = false, strict = false;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--root") == 0 && i + 1 < argc) {
+        bool takes_value = !strcmp(argv[i], "--root") || !strcmp(argv[i], "--pack") ||
+                           !strcmp(argv[i], "--budget-ms");
+        if (takes_value && i + 1 >= argc) {
+            fprintf(stderr, "rill scene load: %s needs a value\n", argv[i]);
+            return 2;
+        }
+        if (strcmp(argv[i], "--root") == 0) {
             root = argv[++i];
-        } else if (strcmp(argv[i], "--pack") == 0 && i + 1 < argc) {
+        } else if (strcmp(argv[i], "--pack") == 0) {
             pack = argv[++i];
-        } else if (strcmp(argv[i], "--budget-ms") == 0 && i + 1 < argc) {
+        } else if (strcmp(argv[i], "--budget-ms") == 0) {
             char *end = NULL;
-            budget_ms = strtod(argv[++i], &end);
-            if (!end || *end || !(budget_ms > 0.0) || budget_ms > 10000.0) {
-                fprintf(stderr, "rill scene load: --budget-ms needs a number of milliseconds "
-                                "in (0, 10000]\n");
+            const char *v = argv[++i];
+            budget_ms = strtod(v, &end);
+            if (!*v || !end || *end || !(budget_ms > 0.0) || budget_ms > 10000.0) {
+                fprintf(stderr,
+                        "rill scene load: bad --budget-ms '%s' (want milliseconds in (0, 10000])\n",
+                        v);
                 return 2;
             }
         } else if (strcmp(argv[i], "--verbose") == 0) {

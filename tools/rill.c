@@ -155,7 +155,10 @@ static bool apply_limits(int *argc, char **argv) {
     while (i < *argc) {
         const char *spec = NULL;
         int used = 1;
-        if (strcmp(argv[i], "--limit") == 0 && i + 1 < *argc) {
+        if (strcmp(argv[i], "--limit") == 0 && i + 1 >= *argc) {
+            fprintf(stderr, "rill: --limit needs a value (name=value, see docs/limits.md)\n");
+            return false;
+        } else if (strcmp(argv[i], "--limit") == 0) {
             spec = argv[i + 1];
             used = 2;
         } else if (strncmp(argv[i], "--limit=", 8) == 0) {

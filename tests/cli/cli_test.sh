@@ -1022,6 +1022,20 @@ cli_consistency)
     expect_err "missing X.rpak"
     run 2 export .
     expect_err "missing --out FILE or --loose-out DIR"
+    # An option without its value is named as such (not "unknown"), and a bad value is echoed
+    # with what it should be, on every command.
+    run 2 export . --out
+    expect_err "rill export: --out needs a value"
+    run 2 export . --out x.rpak --jobs abc
+    expect_err "rill export: bad --jobs 'abc' (want a count in \[1, 1024\])"
+    run 2 export . --out x.rpak --lod-levels -1
+    expect_err "bad --lod-levels '-1'"
+    run 2 scene load x.rsn --root
+    expect_err "rill scene load: --root needs a value"
+    run 2 scene load x.rsn --budget-ms nan
+    expect_err "rill scene load: bad --budget-ms 'nan' (want milliseconds"
+    run 2 --limit
+    expect_err "rill: --limit needs a value"
     # An unwritable output fails before the work, with the reason.
     mkdir proj && echo hello >proj/a.txt && echo file >afile
     run 1 render builtin:spheres --out no/such/dir/x.png
@@ -1052,6 +1066,64 @@ cli_consistency)
     run 0 pack ls q.rpak
     expect_out "a.txt"
     grep -q "rill-cache" out.txt && fail "pack create packed .rill-cache"
+    ;;
+cli_doc_flags)
+    # docs/cli.md (and docs/export.md for export) is the contract of the command line: every
+    # option a command's --help lists is documented in that command's section, every option the
+    # section's synopsis and `- \`--flag\`` bullets name is in its --help, and every command of
+    # `rill --help` has a line in cli.md's command list.
+    docs="$RILL_SOURCE_DIR/docs"
+    # section FILE HEADING...: the lines from each heading (a line starting with it) to the next
+    # "## " heading.
+    section() {
+        f=$1
+        shift
+        for h in "$@"; do
+            awk -v h="$h" 'index($0, h) == 1 {on = 1; print; next} on && /^## / {exit} on {print}' "$f"
+        done
+    }
+    flags() { grep -o -- '--[a-z][a-z0-9-]*' | sort -u; }
+    "$rill" --help >help.txt 2>&1 || fail "rill --help failed"
+    for c in $(sed -n '/^commands:/,/^$/p' help.txt | awk 'NF > 1 {print $1}'); do
+        grep -q "^rill $c" "$docs/cli.md" || fail "docs/cli.md's command list lacks rill $c"
+    done
+    # name|command|file|heading[|heading]
+    for spec in "scene|scene|cli.md|## \`rill scene check|## \`rill scene load" \
+        "components|components|cli.md|## \`rill components" \
+        "pack create|pack create|cli.md|## \`rill pack create" \
+        "render|render|cli.md|## \`rill render [INPUT]" \
+        "run|run|cli.md|## \`rill run" \
+        "demo|demo|cli.md|## \`rill demo" \
+        "fly|fly|cli.md|## \`rill fly" \
+        "plugins|plugins|plugins.md|# Effect plugins" \
+        "export|export|export.md|# Exporting"; do
+        name=${spec%%|*}
+        rest=${spec#*|}
+        cmd=${rest%%|*}
+        rest=${rest#*|}
+        file=${rest%%|*}
+        heads=${rest#*|}
+        h1=${heads%%|*}
+        h2=${heads#*|}
+        [ "$h2" = "$heads" ] && h2=$h1
+        section "$docs/$file" "$h1" "$h2" >section.txt
+        [ -s section.txt ] || fail "$file has no section '$h1'"
+        # shellcheck disable=SC2086
+        "$rill" $cmd --help >out.txt 2>err.txt || fail "rill $cmd --help exited $?"
+        flags <out.txt >help_flags.txt
+        flags <section.txt >doc_flags.txt
+        for o in $(comm -23 help_flags.txt doc_flags.txt); do
+            [ "$o" = "--help" ] && continue
+            fail "rill $name --help lists $o, which $file does not document in its section"
+        done
+        # What the section promises: its heading, its synopsis lines (`rill CMD ...`) and the
+        # bullets that start with an option.
+        { head -n 1 section.txt; grep "^ *rill $cmd " section.txt; grep '^- `--' section.txt | grep -o '`--[a-z][a-z0-9-]*'; } |
+            flags >promised.txt
+        for o in $(comm -23 promised.txt help_flags.txt); do
+            fail "$file documents $o for rill $name, which its --help does not list"
+        done
+    done
     ;;
 render_streamed)
     # A streamed scene instance in the camera's reach is in the picture: `rill render` lets the
