@@ -51,20 +51,8 @@
 
 /* >>generation -------------------------------------------------------------------------------- */
 
-/* splitmix64: tiny, fast and the same on every platform, so the demo is identical everywhere. */
-static uint64_t rng_next(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static float rng_float(uint64_t *s, float lo, float hi) {
-    return lo + (hi - lo) * (float)((rng_next(s) >> 40) * (1.0 / 16777216.0));
-}
-
 static uint32_t rng_u32(uint64_t *s, uint32_t n) {
-    return (uint32_t)(rng_next(s) % n);
+    return (uint32_t)(demo_gen_rng_next(s) % n);
 }
 
 typedef demo_gen gen; /* demo_gen.h: shared with the region generator (demo_region.c) */
@@ -155,7 +143,7 @@ static void add_point_light(gen *g, rill_entity e, float intensity, float range)
 static void sidewalk_spot(uint64_t *s, float out[2]) {
     int bx = (int)rng_u32(s, 4), bz = (int)rng_u32(s, 4);
     float cx = -75.0f + 50.0f * (float)bx, cz = -75.0f + 50.0f * (float)bz;
-    float t = rng_float(s, -18.0f, 18.0f);
+    float t = demo_gen_rng_float(s, -18.0f, 18.0f);
     switch (rng_u32(s, 4)) {
     case 0:
         out[0] = cx + t, out[1] = cz - 19.0f;
@@ -217,7 +205,7 @@ static uint32_t gen_district(gen *g, uint32_t variant, uint32_t budget, rill_err
         if (k == 4) {
             p[1] += p[1] > 0 ? 3.0f : -3.0f; /* cars park on the street */
         }
-        rill_entity e = put(g, 0, NULL, p[0], 0, p[1], rng_float(&s, 0, 6.2831853f));
+        rill_entity e = put(g, 0, NULL, p[0], 0, p[1], demo_gen_rng_float(&s, 0, 6.2831853f));
         add_model(g, e, props[k]);
         count++;
         if (k == 1 && (lamps++ % 4u) == 0 && count < budget) {
@@ -375,11 +363,11 @@ static uint32_t gen_terrain(gen *g, uint32_t side, float cam_x, float cam_z, ril
         char name[32];
         snprintf(name, sizeof name, "Falling car %u", i);
         rill_entity car = put(
-            g, 0, name, cam_x - 40.0f + rng_float(&s, -12.0f, 12.0f), rng_float(&s, 15.0f, 35.0f),
-            cam_z - 50.0f + rng_float(&s, -12.0f, 12.0f), rng_float(&s, 0, 6.28f));
+            g, 0, name, cam_x - 40.0f + demo_gen_rng_float(&s, -12.0f, 12.0f), demo_gen_rng_float(&s, 15.0f, 35.0f),
+            cam_z - 50.0f + demo_gen_rng_float(&s, -12.0f, 12.0f), demo_gen_rng_float(&s, 0, 6.28f));
         rill_transform *ct = rill_world_transform_mut(g->w, car);
         if (ct) { /* a tilt about X as well, so they land on a corner and tumble */
-            float a = rng_float(&s, -0.6f, 0.6f), qx = sinf(0.5f * a), qw = cosf(0.5f * a);
+            float a = demo_gen_rng_float(&s, -0.6f, 0.6f), qx = sinf(0.5f * a), qw = cosf(0.5f * a);
             float y = ct->rotation[1], w = ct->rotation[3];
             ct->rotation[0] = w * qx, ct->rotation[1] = y * qw, ct->rotation[2] = -y * qx;
             ct->rotation[3] = w * qw;
@@ -402,40 +390,12 @@ static uint32_t gen_terrain(gen *g, uint32_t side, float cam_x, float cam_z, ril
 /* The harbour's sea: a Water (the FFT ocean, rill/render/ocean.h) over the terrain's basin, its
  * surface DEMO_HARBOUR_LEVEL, bounded to the basin's rectangle, a light breeze along +X. */
 static uint32_t gen_harbour(gen *g, uint32_t side) {
-    rill_component wc = rill_world_find_component(g->w, "Water");
-    if (!wc.id) {
-        return 0;
-    }
     float rect[4];
     harbour_rect(side, rect);
-    rill_entity e = put(g, 0, "Harbour", 0.5f * (rect[0] + rect[1]), DEMO_HARBOUR_LEVEL,
-                        0.5f * (rect[2] + rect[3]), 0);
-    rill_render_water w;
-    rill_type_apply_defaults(rill_world_component_type(g->w, wc), &w);
-    w.wind_speed = 6.0f;
-    w.amplitude = 0.5f;
-    w.extent[0] = rect[1] - rect[0];
-    w.extent[1] = rect[3] - rect[2];
-    w.clarity = 2.0f;
-    rill_world_add(g->w, e, wc, &w);
-    /* an inactive camera 25 m over the sea, 260 m from its shore, looking back west at the city
-     * across the water: `rill render --camera 'Harbour camera'` */
-    rill_entity cam =
-        put(g, 0, "Harbour camera", rect[0] + 260.0f, 25.0f, 0.5f * (rect[2] + rect[3]), 0);
-    rill_transform *ct = rill_world_transform_mut(g->w, cam);
-    if (ct) { /* yaw 90 degrees (toward -X), 4 degrees down */
-        float yaw = 1.5707963f, pitch = -0.07f;
-        float cy = cosf(yaw * 0.5f), sy = sinf(yaw * 0.5f), cp = cosf(pitch * 0.5f),
-              sp = sinf(pitch * 0.5f);
-        ct->rotation[0] = cy * sp, ct->rotation[1] = sy * cp, ct->rotation[2] = -sy * sp;
-        ct->rotation[3] = cy * cp;
-    }
-    rill_camera c;
-    rill_type_apply_defaults(rill_world_component_type(g->w, rill_world_builtin(g->w)->camera), &c);
-    c.active = false;
-    c.far_plane = 3000.0f;
-    rill_world_add(g->w, cam, rill_world_builtin(g->w)->camera, &c);
-    return 2;
+    /* an inactive camera 25 m over the sea, 260 m from its shore, looking back west (yaw 90
+     * degrees, toward -X) at the city across the water: `rill render --camera 'Harbour camera'` */
+    const float cam[3] = {rect[0] + 260.0f, 25.0f, 0.5f * (rect[2] + rect[3])};
+    return demo_gen_harbour(g, rect, DEMO_HARBOUR_LEVEL, cam, 1.5707963f);
 }
 
 uint32_t demo_gen_sky(demo_gen *g, float hide) {
@@ -498,10 +458,7 @@ static uint32_t gen_lobby(gen *g, float x, float z) {
         ct->rotation[0] = sinf(-0.2f), ct->rotation[1] = 0, ct->rotation[2] = 0,
         ct->rotation[3] = cosf(-0.2f);
     }
-    rill_camera c;
-    rill_type_apply_defaults(rill_world_component_type(g->w, rill_world_builtin(g->w)->camera), &c);
-    c.active = false;
-    rill_world_add(g->w, cam, rill_world_builtin(g->w)->camera, &c);
+    demo_gen_camera(g, cam, false, 0.0f);
     if (!lp.id || !rs.id || !pc.id) {
         return 3;
     }
@@ -527,32 +484,9 @@ static uint32_t gen_main(gen *g, uint32_t districts, rill_error *err, rill_resul
     /* The camera starts south-east of the tower, looking at it. */
     float off = side % 2u ? 100.0f : 0.0f;
     rill_entity cam = put(g, 0, "Camera", off + 60.0f, 45.0f, off + 160.0f, 0);
-    rill_transform *ct = rill_world_transform_mut(g->w, cam);
-    if (ct) {
-        float yaw = atan2f(60.0f, 160.0f), pitch = atan2f(-15.0f, 170.9f);
-        float cy = cosf(yaw * 0.5f), sy = sinf(yaw * 0.5f), cp = cosf(pitch * 0.5f),
-              sp = sinf(pitch * 0.5f);
-        ct->rotation[0] = cy * sp, ct->rotation[1] = sy * cp, ct->rotation[2] = -sy * sp;
-        ct->rotation[3] = cy * cp;
-    }
-    rill_camera c;
-    rill_type_apply_defaults(rill_world_component_type(g->w, rill_world_builtin(g->w)->camera), &c);
-    c.is_default = true;
-    c.far_plane = 3000.0f;
-    c.clear_color[0] = 0.42f, c.clear_color[1] = 0.58f, c.clear_color[2] = 0.80f; /* the sky */
-    rill_world_add(g->w, cam, rill_world_builtin(g->w)->camera, &c);
-    rill_entity sun = put(g, 0, "Sun", 0, 500.0f, 0, 0);
-    rill_transform *st = rill_world_transform_mut(g->w, sun);
-    if (st) { /* late afternoon: from the south-east, 55 degrees up */
-        float yaw = 0.67f, pitch = -0.96f;
-        float cy = cosf(yaw * 0.5f), sy = sinf(yaw * 0.5f), cp = cosf(pitch * 0.5f),
-              sp = sinf(pitch * 0.5f);
-        st->rotation[0] = cy * sp, st->rotation[1] = sy * cp, st->rotation[2] = -sy * sp,
-        st->rotation[3] = cy * cp;
-    }
-    rill_directional_light dl = {
-        .color = {1.0f, 0.96f, 0.9f, 1.0f}, .illuminance = 3.0f, .shadows = true, .sun = true};
-    rill_world_add(g->w, sun, g->ids.directional_light, &dl);
+    demo_gen_aim(g, cam, atan2f(60.0f, 160.0f), atan2f(-15.0f, 170.9f));
+    demo_gen_camera(g, cam, true, 3000.0f);
+    demo_gen_sun(g);
     count += 2;
     /* Landmarks sit on street crossings, between districts, so they stand in every picture. */
     static const struct {

@@ -5,6 +5,7 @@
 #ifndef RILL_TOOLS_DEMO_GEN_H
 #define RILL_TOOLS_DEMO_GEN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "rill/world.h"
@@ -50,6 +51,23 @@ rill_result demo_gen_out_path(char *path, size_t cap, const char *out, const cha
  * returns how many it holds. */
 uint32_t demo_gen_city_district(demo_gen *g, uint32_t variant, uint32_t budget, rill_error *err,
                                 rill_result *res);
+
+/* demo_gen.c: the placement pieces both generators share. */
+/* splitmix64 from seed *s: the next number, and one in [lo, hi). */
+uint64_t demo_gen_rng_next(uint64_t *s);
+float demo_gen_rng_float(uint64_t *s, float lo, float hi);
+/* Turns e (its Transform's rotation) by yaw about +Y, then pitch about its X (radians). */
+void demo_gen_aim(demo_gen *g, rill_entity e, float yaw, float pitch);
+/* A Camera on e: the main one (the default camera, the sky's clear colour) or an inactive one
+ * (`rill render --camera NAME` picks it); far_plane 0 keeps the default. */
+void demo_gen_camera(demo_gen *g, rill_entity e, bool is_main, float far_plane);
+/* The sun: "Sun", 500 m up, late afternoon light from the south-east (55 degrees up), shadows. */
+void demo_gen_sun(demo_gen *g);
+/* The harbour's sea: a Water (the FFT ocean) at height level bounded to rect (x0, x1, z0, z1), a
+ * light breeze along +X, and an inactive "Harbour camera" at cam turned cam_yaw and 4 degrees
+ * down. Returns the entities (2; 0 without the Water component). */
+uint32_t demo_gen_harbour(demo_gen *g, const float rect[4], float level, const float cam[3],
+                          float cam_yaw);
 
 /* demo_region.c: `rill demo --km K`. Writes the region's project under out (project.toml,
  * main.rsn, districts/, country/, models/, terrain.r16, terrain_splat.png) and fly_path (the

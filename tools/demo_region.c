@@ -31,20 +31,6 @@
 /* Worlds of at least this many scene entities get 1024^2 textures, as the city's. */
 #define REGION_BIG_TEXTURES_FROM 100000u
 
-/* >>random ------------------------------------------------------------------------------------ */
-
-/* splitmix64 seeded per file, so each cell's contents do not depend on the others. */
-static uint64_t rnd_next(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static float rnd(uint64_t *s, float lo, float hi) {
-    return lo + (hi - lo) * (float)((rnd_next(s) >> 40) * (1.0 / 16777216.0));
-}
-
 /* How many of n at this density: at least one where n is not 0. */
 static uint32_t scaled(uint32_t n, float density) {
     return n ? RILL_MAX((uint32_t)lroundf((float)n * density), 1u) : 0u;
@@ -79,7 +65,7 @@ static uint32_t write_suburb(demo_gen *g, uint32_t variant, float density, rill_
                  cars = scaled(2, density);
         for (uint32_t h = 0; h < houses; h++) {
             float ox = h & 1u ? 11.0f : -11.0f, oz = h & 2u ? 11.0f : -11.0f;
-            uint32_t kind = (rnd_next(&s) >> 33) % 2u ? 3u : 0u;
+            uint32_t kind = (demo_gen_rng_next(&s) >> 33) % 2u ? 3u : 0u;
             if (style) {
                 snprintf(house, sizeof house, "models/building_%u_s%u.glb", kind, style);
             } else {
@@ -91,11 +77,11 @@ static uint32_t write_suburb(demo_gen *g, uint32_t variant, float density, rill_
             count++;
         }
         for (uint32_t t = 0; t < trees; t++, count++) {
-            model_at(g, "models/tree.glb", bx + rnd(&s, -18.0f, 18.0f), 0.0f,
-                     bz + rnd(&s, -18.0f, 18.0f), rnd(&s, 0.0f, 6.2831853f));
+            model_at(g, "models/tree.glb", bx + demo_gen_rng_float(&s, -18.0f, 18.0f), 0.0f,
+                     bz + demo_gen_rng_float(&s, -18.0f, 18.0f), demo_gen_rng_float(&s, 0.0f, 6.2831853f));
         }
         for (uint32_t c = 0; c < cars; c++, count++) { /* on the street south of the block */
-            model_at(g, "models/car.glb", bx + rnd(&s, -20.0f, 20.0f), 0.0f, bz - 23.0f,
+            model_at(g, "models/car.glb", bx + demo_gen_rng_float(&s, -20.0f, 20.0f), 0.0f, bz - 23.0f,
                      1.5707963f);
         }
         if (b % 2u == 0u || density >= 0.5f) { /* a lamp at the block's corner */
@@ -132,21 +118,21 @@ static uint32_t country_cell(demo_gen *g, const demo_region *r, uint32_t cx, uin
     bool forest = rill_terrain_noise(11u, 1500.0f, c[0], c[1]) > 0.55f;
     uint32_t trees = scaled(forest ? 800u : 80u, density);
     for (uint32_t i = 0; i < trees; i++) {
-        float x = rnd(&s, -half, half), z = rnd(&s, -half, half);
+        float x = demo_gen_rng_float(&s, -half, half), z = demo_gen_rng_float(&s, -half, half);
         if (!forest) { /* hedgerows: on the lines between fields */
-            x = roundf(x / 48.0f) * 48.0f + rnd(&s, -2.0f, 2.0f);
+            x = roundf(x / 48.0f) * 48.0f + demo_gen_rng_float(&s, -2.0f, 2.0f);
         }
         if (demo_region_road_distance(r, c[0] + x, c[1] + z) < 12.0f) {
             continue;
         }
         float y = demo_region_ground(r, c[0] + x, c[1] + z);
-        rill_entity e = model_at(g, "models/tree.glb", x, y, z, rnd(&s, 0.0f, 6.2831853f));
-        float k = rnd(&s, 0.8f, 1.4f);
+        rill_entity e = model_at(g, "models/tree.glb", x, y, z, demo_gen_rng_float(&s, 0.0f, 6.2831853f));
+        float k = demo_gen_rng_float(&s, 0.8f, 1.4f);
         set_scale(g, e, k, k, k);
         *lo = fminf(*lo, y), *hi = fmaxf(*hi, y + 8.0f * k);
         count++;
     }
-    if (!forest && (rnd_next(&s) >> 40) % 4u == 0u && density >= 0.05f) {
+    if (!forest && (demo_gen_rng_next(&s) >> 40) % 4u == 0u && density >= 0.05f) {
         static const char *const farm[] = {"models/building_0.glb", "models/building_3.glb",
                                            "models/car.glb", "models/car.glb"};
         static const float at[4][2] = {{-20, 10}, {15, 12}, {-5, -8}, {0, -10}};
@@ -184,33 +170,10 @@ static uint32_t country_cell(demo_gen *g, const demo_region *r, uint32_t cx, uin
 static void camera_and_sun(demo_gen *g, const demo_region *r) {
     const float *p = r->keys[0].pos, *n = r->keys[1].pos;
     rill_entity cam = demo_gen_put(g, 0, "Camera", p[0], p[1], p[2], 0.0f);
-    rill_transform *t = rill_world_transform_mut(g->w, cam);
-    if (t) { /* along the path, 15 degrees down */
-        float yaw = atan2f(-(n[0] - p[0]), -(n[2] - p[2])), pitch = -0.26f;
-        float cy = cosf(0.5f * yaw), sy = sinf(0.5f * yaw), cp = cosf(0.5f * pitch),
-              sp = sinf(0.5f * pitch);
-        t->rotation[0] = cy * sp, t->rotation[1] = sy * cp, t->rotation[2] = -sy * sp;
-        t->rotation[3] = cy * cp;
-    }
-    const rill_builtins *bc = rill_world_builtin(g->w);
-    rill_camera c;
-    rill_type_apply_defaults(rill_world_component_type(g->w, bc->camera), &c);
-    c.is_default = true;
-    c.far_plane = 6000.0f;
-    c.clear_color[0] = 0.42f, c.clear_color[1] = 0.58f, c.clear_color[2] = 0.80f;
-    rill_world_add(g->w, cam, bc->camera, &c);
-    rill_entity sun = demo_gen_put(g, 0, "Sun", 0.0f, 500.0f, 0.0f, 0.0f);
-    rill_transform *st = rill_world_transform_mut(g->w, sun);
-    if (st) { /* late afternoon, as the city's */
-        float yaw = 0.67f, pitch = -0.96f;
-        float cy = cosf(0.5f * yaw), sy = sinf(0.5f * yaw), cp = cosf(0.5f * pitch),
-              sp = sinf(0.5f * pitch);
-        st->rotation[0] = cy * sp, st->rotation[1] = sy * cp, st->rotation[2] = -sy * sp;
-        st->rotation[3] = cy * cp;
-    }
-    rill_directional_light dl = {
-        .color = {1.0f, 0.96f, 0.9f, 1.0f}, .illuminance = 3.0f, .shadows = true, .sun = true};
-    rill_world_add(g->w, sun, g->ids.directional_light, &dl);
+    /* along the path, 15 degrees down */
+    demo_gen_aim(g, cam, atan2f(-(n[0] - p[0]), -(n[2] - p[2])), -0.26f);
+    demo_gen_camera(g, cam, true, 6000.0f);
+    demo_gen_sun(g); /* as the city's */
     for (uint32_t i = 0; i < r->city_count; i++) { /* a tower on a crossing near each centre */
         char name[32];
         snprintf(name, sizeof name, "NM_Tower %u", i);
@@ -224,40 +187,12 @@ static void camera_and_sun(demo_gen *g, const demo_region *r) {
 /* The harbour's sea: a Water (the FFT ocean) bounded to the basin's rectangle, a light breeze
  * along +X, and an inactive camera over it. 2 entities (0 without the Water component). */
 static uint32_t harbour(demo_gen *g, const demo_region *r) {
-    rill_component wc = rill_world_find_component(g->w, "Water");
-    if (!wc.id) {
-        return 0;
-    }
     float rect[4];
     demo_region_harbour_rect(r, rect);
-    rill_entity e = demo_gen_put(g, 0, "Harbour", 0.5f * (rect[0] + rect[1]),
-                                 DEMO_REGION_HARBOUR_LEVEL, 0.5f * (rect[2] + rect[3]), 0.0f);
-    rill_render_water w;
-    rill_type_apply_defaults(rill_world_component_type(g->w, wc), &w);
-    w.wind_speed = 6.0f;
-    w.amplitude = 0.5f;
-    w.extent[0] = rect[1] - rect[0];
-    w.extent[1] = rect[3] - rect[2];
-    w.clarity = 2.0f;
-    rill_world_add(g->w, e, wc, &w);
-    /* An inactive camera 20 m up on the west shore, looking east over the water and 4 degrees
-     * down: `rill render --camera 'Harbour camera'`. */
-    rill_entity cam = demo_gen_put(g, 0, "Harbour camera", rect[0] - 20.0f, 20.0f,
-                                   0.5f * (rect[2] + rect[3]), 0.0f);
-    rill_transform *ct = rill_world_transform_mut(g->w, cam);
-    if (ct) { /* yaw -90 degrees (toward +X), pitch -4 degrees */
-        float yaw = -1.5707963f, pitch = -0.07f;
-        float cy = cosf(yaw * 0.5f), sy = sinf(yaw * 0.5f), cp = cosf(pitch * 0.5f),
-              sp = sinf(pitch * 0.5f);
-        ct->rotation[0] = cy * sp, ct->rotation[1] = sy * cp, ct->rotation[2] = -sy * sp;
-        ct->rotation[3] = cy * cp;
-    }
-    rill_camera c;
-    rill_type_apply_defaults(rill_world_component_type(g->w, rill_world_builtin(g->w)->camera), &c);
-    c.active = false;
-    c.far_plane = 3000.0f;
-    rill_world_add(g->w, cam, rill_world_builtin(g->w)->camera, &c);
-    return 2;
+    /* An inactive camera 20 m up on the west shore, looking east over the water (yaw -90
+     * degrees, toward +X): `rill render --camera 'Harbour camera'`. */
+    const float cam[3] = {rect[0] - 20.0f, 20.0f, 0.5f * (rect[2] + rect[3])};
+    return demo_gen_harbour(g, rect, DEMO_REGION_HARBOUR_LEVEL, cam, -1.5707963f);
 }
 
 static void terrain_entity(demo_gen *g, const demo_region *r) {
