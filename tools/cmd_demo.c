@@ -362,9 +362,10 @@ static uint32_t gen_terrain(gen *g, uint32_t side, float cam_x, float cam_z, ril
     for (uint32_t i = 0; i < DEMO_FALLING_CARS; i++) {
         char name[32];
         snprintf(name, sizeof name, "Falling car %u", i);
-        rill_entity car = put(
-            g, 0, name, cam_x - 40.0f + demo_gen_rng_float(&s, -12.0f, 12.0f), demo_gen_rng_float(&s, 15.0f, 35.0f),
-            cam_z - 50.0f + demo_gen_rng_float(&s, -12.0f, 12.0f), demo_gen_rng_float(&s, 0, 6.28f));
+        rill_entity car = put(g, 0, name, cam_x - 40.0f + demo_gen_rng_float(&s, -12.0f, 12.0f),
+                              demo_gen_rng_float(&s, 15.0f, 35.0f),
+                              cam_z - 50.0f + demo_gen_rng_float(&s, -12.0f, 12.0f),
+                              demo_gen_rng_float(&s, 0, 6.28f));
         rill_transform *ct = rill_world_transform_mut(g->w, car);
         if (ct) { /* a tilt about X as well, so they land on a corner and tumble */
             float a = demo_gen_rng_float(&s, -0.6f, 0.6f), qx = sinf(0.5f * a), qw = cosf(0.5f * a);

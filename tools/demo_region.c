@@ -78,11 +78,12 @@ static uint32_t write_suburb(demo_gen *g, uint32_t variant, float density, rill_
         }
         for (uint32_t t = 0; t < trees; t++, count++) {
             model_at(g, "models/tree.glb", bx + demo_gen_rng_float(&s, -18.0f, 18.0f), 0.0f,
-                     bz + demo_gen_rng_float(&s, -18.0f, 18.0f), demo_gen_rng_float(&s, 0.0f, 6.2831853f));
+                     bz + demo_gen_rng_float(&s, -18.0f, 18.0f),
+                     demo_gen_rng_float(&s, 0.0f, 6.2831853f));
         }
         for (uint32_t c = 0; c < cars; c++, count++) { /* on the street south of the block */
-            model_at(g, "models/car.glb", bx + demo_gen_rng_float(&s, -20.0f, 20.0f), 0.0f, bz - 23.0f,
-                     1.5707963f);
+            model_at(g, "models/car.glb", bx + demo_gen_rng_float(&s, -20.0f, 20.0f), 0.0f,
+                     bz - 23.0f, 1.5707963f);
         }
         if (b % 2u == 0u || density >= 0.5f) { /* a lamp at the block's corner */
             rill_entity l = model_at(g, "models/lamp.glb", bx - 21.5f, 0.0f, bz - 21.5f, 0.0f);
@@ -126,7 +127,8 @@ static uint32_t country_cell(demo_gen *g, const demo_region *r, uint32_t cx, uin
             continue;
         }
         float y = demo_region_ground(r, c[0] + x, c[1] + z);
-        rill_entity e = model_at(g, "models/tree.glb", x, y, z, demo_gen_rng_float(&s, 0.0f, 6.2831853f));
+        rill_entity e =
+            model_at(g, "models/tree.glb", x, y, z, demo_gen_rng_float(&s, 0.0f, 6.2831853f));
         float k = demo_gen_rng_float(&s, 0.8f, 1.4f);
         set_scale(g, e, k, k, k);
         *lo = fminf(*lo, y), *hi = fmaxf(*hi, y + 8.0f * k);
@@ -173,7 +175,7 @@ static void camera_and_sun(demo_gen *g, const demo_region *r) {
     /* along the path, 15 degrees down */
     demo_gen_aim(g, cam, atan2f(-(n[0] - p[0]), -(n[2] - p[2])), -0.26f);
     demo_gen_camera(g, cam, true, 6000.0f);
-    demo_gen_sun(g); /* as the city's */
+    demo_gen_sun(g);                               /* as the city's */
     for (uint32_t i = 0; i < r->city_count; i++) { /* a tower on a crossing near each centre */
         char name[32];
         snprintf(name, sizeof name, "NM_Tower %u", i);
