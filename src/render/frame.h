@@ -104,9 +104,11 @@ uint32_t rill__cascades_for(const rill_renderer *r, const rill_render_snapshot *
 /* gpu_cull.c: GPU-driven culling and drawing (RILL_RENDER_DEBUG_GPU_CULL; see the file).
  * scan matches the view's snapshot to the resident instance table (on false: the table is
  * dropped) and returns, per snapshot position, non-zero for the instances the GPU path draws
- * (NULL: none this frame, err set when on and it failed); record adds the compute work that
- * applies the deltas and culls (after the CPU lists are made); draws gives the passes what to
- * draw (false: nothing); info reads its state for stats and tests. */
+ * (NULL: none this frame, err set when on and it failed); the frame's first view (index 0) scans,
+ * the others get the same answer. record adds the compute work that applies the deltas (once a
+ * frame) and culls the table with the view's frustum into the view's own lists (after the CPU
+ * lists are made); draws gives the view's passes what to draw (false: nothing); info reads its
+ * state for stats and tests. */
 typedef struct rill__gpu_cull rill__gpu_cull;
 typedef struct rill__gpu_cull_run {
     uint32_t first, count;   /* commands [first, first + count) of a list */
@@ -145,6 +147,7 @@ typedef struct rill__gpu_cull_stats {
     bool compacted;       /* the draws read the compacted commands with GPU counts */
     bool occluding;       /* this frame's view culls by occlusion (gpu_occlusion.c) */
     bool occlusion_reset; /* ... forgetting last frame's results (first frame, a camera cut) */
+    uint32_t views;       /* views of this frame that culled the table (each its own lists) */
 } rill__gpu_cull_stats;
 const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool on,
                                    rill_error *err);
@@ -157,11 +160,15 @@ bool rill__gpu_cull_draws(const rill_renderer *r, const rill__view *vs, rill__gp
 bool rill__gpu_cull_occlusion(rill_renderer *r, rill__cmd *cmd, const rill__view *vs,
                               rill__img *depth);
 void rill__gpu_cull_info(const rill_renderer *r, rill__gpu_cull_stats *out);
+/* The same with view slot `view`'s lists, compaction and occlusion (info: view 0's). */
+void rill__gpu_cull_view_info(const rill_renderer *r, uint32_t view, rill__gpu_cull_stats *out);
 void rill__gpu_cull_destroy(rill_renderer *r);
 /* Tests: with readback on (it drops the table), the visible-list bits (bit l: list l) the last
  * finished frame's culling wrote for instance id; UINT32_MAX: not resident. */
 void rill__gpu_cull_set_readback(rill_renderer *r, bool on);
 uint32_t rill__gpu_cull_flags(const rill_renderer *r, uint64_t id);
+/* The same for view slot `view` (each view culls into flags of its own; flags: view 0's). */
+uint32_t rill__gpu_cull_view_flags(const rill_renderer *r, uint32_t view, uint64_t id);
 
 /* gpu_cull_arena.c: the shared vertex and index buffers GPU culling draws from. place gives where
  * a mesh draws from this frame (copying it into the arena the first time it is placed: the copies

@@ -399,9 +399,9 @@ static rill_result view_fill_slot(rill_renderer *r, rill__cmd *cmd, rill__view *
         cp.cam_pos[k] = world_from_view[3][k];
         cp.cam_fwd[k] = -world_from_view[2][k];
     }
-    /* GPU-driven culling (gpu_cull.c) takes its instances first; the CPU path skips them. Only
-     * a frame of one view takes it. */
-    bool gpu = (r->desc.debug_flags & RILL_RENDER_DEBUG_GPU_CULL) && !r->frame.composed;
+    /* GPU-driven culling (gpu_cull.c) takes its instances first; the CPU path skips them. Every
+     * view of the frame culls the one resident table with its own frustum. */
+    bool gpu = (r->desc.debug_flags & RILL_RENDER_DEBUG_GPU_CULL) != 0;
     rill_error gerr = {0};
     cp.gpu_taken = rill__gpu_cull_scan(r, vs, gpu, &gerr);
     if (gpu && !cp.gpu_taken && gerr.code != RILL_OK) {

@@ -26,8 +26,11 @@
  *           against it and draws the ones not hidden (phase 2, a list of its own after the
  *           cascades'), and every result is the next frame's visibility.
  *
- * Only the single-view frame takes this path; a frame of several views (or a render texture
- * camera) draws everything on the CPU path and the table starts over when the path comes back. */
+ * Every view of a frame (split-screen cameras, render-texture cameras, a probe's capture faces)
+ * takes this path: the scan, the groups and the deltas are the frame's, done once (with its
+ * first view); each view then culls the one table with its own frustum and cascades into lists,
+ * commands, counts and flags of its own (gc_view: the flags hold its occlusion history), so its
+ * passes draw only what it sees. */
 #include "frame.h"
 
 #include <stdlib.h>
@@ -107,6 +110,29 @@ typedef struct gc_slice {
     uint32_t moved, found, serial, seen;
 } gc_slice;
 
+/* One view of the frame (a view slot: a camera, a render texture's camera, a probe's face): what
+ * its cull writes and its passes read, and what it keeps between frames (its flags: the
+ * occlusion history). The resident table, the groups and the runs are shared by every view. */
+typedef struct gc_view {
+    rill__buf *out, *cmds, *flags;
+    /* With drawIndirectCount: per kind of run and list the commands compacted to the front of
+     * their run, and per list each run's draw count. */
+    rill__buf *compact, *draw_counts;
+    uint64_t out_entries, cmd_count, flag_slots, compact_cmds, draw_count_slots;
+    uint32_t lists;  /* the view and its cascades */
+    uint32_t culled; /* the frame (rill__gpu_cull frame) it last culled; 0: never */
+    bool compacted;  /* this frame's draws read compact */
+    bool counted[4]; /* per frame slot: its counts are this view's */
+    /* Occlusion (gpu_occlusion.c): this frame's phase-2 list (0: the view does not occlude),
+     * the lists laid out (lists, and the phase-2 list), whether last frame's results were
+     * forgotten; the cull's bindings, bound again by the occlusion pass. */
+    uint32_t counted_late[4]; /* per frame slot: its phase-2 list (0: it did not occlude) */
+    rill__gc_occl *occl;
+    uint32_t late, nlists;
+    bool occl_reset;
+    rill__binding cull_set[11];
+} gc_view;
+
 struct rill__gpu_cull {
     RILL_ARRAY(gc_slot) slots;
     RILL_ARRAY(uint32_t) seen, moved; /* per slot: the frame last in the snapshot, last moved */
@@ -127,20 +153,12 @@ struct rill__gpu_cull {
     RILL_ARRAY(gc_delta) deltas;
     uint32_t frame, ncmds, total;
     bool active, readback, warned;
-    uint32_t lists;
-    /* GPU buffers (device-local; flags host-visible with readback). */
-    rill__buf *res, *out, *cmds, *flags;
-    /* With drawIndirectCount: per kind of run and list the commands compacted to the front of
-     * their run, and per list each run's draw count. */
-    rill__buf *compact, *draw_counts;
-    uint64_t compact_cmds, draw_count_slots;
-    bool compacted; /* this frame's draws read compact */
-    /* Host-visible: per frame slot (COUNT_STRIDE bytes apart) the visible count of each list,
-     * read when the slot comes around again (its frame has finished then). */
+    /* GPU buffers (device-local): the resident table, shared by the views. */
+    rill__buf *res;
+    /* Host-visible: per frame slot and view (COUNT_STRIDE bytes apart) the visible count of
+     * each list, read when the slot comes around again (its frame has finished then). */
     rill__buf *counts;
-    bool counted[4];          /* per frame slot: its counts are this path's */
-    uint32_t counted_late[4]; /* per frame slot: its phase-2 list (0: it did not occlude) */
-    uint64_t res_slots, out_entries, cmd_count, flag_slots;
+    uint64_t res_slots;
     uint32_t deltas_last, resolved, spawned; /* for stats */
     uint32_t new_left;                       /* new ids the table may still take this frame */
     /* The slots when this frame's scan began, and whether the resident buffer held the table as
@@ -148,30 +166,37 @@ struct rill__gpu_cull {
     uint32_t slots_before;
     bool buf_current;
     uint32_t recorded; /* the frame whose deltas the resident buffer has seen */
-    /* Occlusion (gpu_occlusion.c): this frame's phase-2 list (0: the view does not occlude),
-     * the lists laid out (lists, and the phase-2 list), whether last frame's results were
-     * forgotten; the cull's bindings, bound again by the occlusion pass. */
-    rill__gc_occl *occl;
-    uint32_t late, nlists;
-    bool occl_reset;
-    rill__binding cull_set[11];
+    /* This frame's shared inputs (recorded by the first view to cull, in the frame's scratch):
+     * the deltas, the group table and the command runs; whether the resident buffer is new. */
+    rill__binding deltas_set, groups_set, runs_set;
+    bool res_fresh;
+    uint32_t views_culled; /* views culled this frame (stats) */
+    gc_view views[RILL_RENDER_MAX_VIEWS];
 };
 
 /* >>state ------------------------------------------------------------------------------------ */
 
+static void gc_free_view(rill_renderer *r, gc_view *v) {
+    rill__buf_destroy(r->gpu, v->out);
+    rill__buf_destroy(r->gpu, v->cmds);
+    rill__buf_destroy(r->gpu, v->flags);
+    rill__buf_destroy(r->gpu, v->compact);
+    rill__buf_destroy(r->gpu, v->draw_counts);
+    v->out = v->cmds = v->flags = v->compact = v->draw_counts = NULL;
+    v->out_entries = v->cmd_count = v->flag_slots = v->compact_cmds = v->draw_count_slots = 0;
+    memset(v->counted, 0, sizeof(v->counted));
+    memset(v->counted_late, 0, sizeof(v->counted_late));
+    v->culled = 0;
+}
+
 static void gc_free_buffers(rill_renderer *r, rill__gpu_cull *g) {
     rill__buf_destroy(r->gpu, g->res);
-    rill__buf_destroy(r->gpu, g->out);
-    rill__buf_destroy(r->gpu, g->cmds);
-    rill__buf_destroy(r->gpu, g->flags);
     rill__buf_destroy(r->gpu, g->counts);
-    rill__buf_destroy(r->gpu, g->compact);
-    rill__buf_destroy(r->gpu, g->draw_counts);
-    g->res = g->out = g->cmds = g->flags = g->counts = g->compact = g->draw_counts = NULL;
-    g->compact_cmds = g->draw_count_slots = 0;
-    memset(g->counted, 0, sizeof(g->counted));
-    memset(g->counted_late, 0, sizeof(g->counted_late));
-    g->res_slots = g->out_entries = g->cmd_count = g->flag_slots = 0;
+    g->res = g->counts = NULL;
+    g->res_slots = 0;
+    for (uint32_t v = 0; v < RILL_RENDER_MAX_VIEWS; v++) {
+        gc_free_view(r, &g->views[v]);
+    }
 }
 
 /* Forgets every resident instance (the next active frame spawns them again). */
@@ -199,7 +224,9 @@ void rill__gpu_cull_destroy(rill_renderer *r) {
     }
     gc_free_buffers(r, g);
     rill__gc_arena_destroy(r, g->arena);
-    rill__gc_occl_destroy(r, g->occl);
+    for (uint32_t v = 0; v < RILL_RENDER_MAX_VIEWS; v++) {
+        rill__gc_occl_destroy(r, g->views[v].occl);
+    }
     rill_array_free(&g->slots);
     rill_array_free(&g->seen);
     rill_array_free(&g->moved);
@@ -740,6 +767,36 @@ static bool build_groups(rill_renderer *r, rill__gpu_cull *g) {
 
 /* >>the frame -------------------------------------------------------------------------------- */
 
+/* Each view's visible count of the last frame recorded into this frame slot (finished now: the
+ * slot was waited for), for rill_render_stats.instances_visible and instances_occluded. */
+static void read_counts(rill_renderer *r, rill__gpu_cull *g) {
+    uint32_t slot = rill__gpu_frame_slot(r->gpu);
+    const uint32_t *c = slot < 4u && g->counts ? rill__buf_map(g->counts) : NULL;
+    for (uint32_t v = 0; c && v < RILL_RENDER_MAX_VIEWS; v++) {
+        gc_view *gv = &g->views[v];
+        if (!gv->counted[slot]) {
+            continue;
+        }
+        const uint32_t *vc = c + (slot * RILL_RENDER_MAX_VIEWS + v) * (COUNT_STRIDE / 4u);
+        uint32_t late = gv->counted_late[slot];
+        r->instances_visible += vc[0] + (late ? vc[late] : 0u);
+        r->instances_occluded += late ? vc[COUNT_OCCLUDED] : 0u;
+        gv->counted[slot] = false;
+    }
+}
+
+/* Whether ghosts draw as normal instances in every view of the frame (none has mixed
+ * passthrough): the views share what the table takes. */
+static bool ghosts_plain(const rill__view *vs) {
+    const rill_render_snapshot *snap = vs->snap;
+    bool plain = !vs->passthrough;
+    uint32_t n = snap->views ? RILL_MIN(snap->view_count, (uint32_t)RILL_RENDER_MAX_VIEWS) : 0u;
+    for (uint32_t i = 0; i < n; i++) {
+        plain &= snap->views[i].passthrough != RILL_PASSTHROUGH_MIXED;
+    }
+    return plain;
+}
+
 const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool on,
                                    rill_error *err) {
     rill__gpu_cull *g = on || r->gpu_cull ? gc_get(r) : NULL;
@@ -750,30 +807,19 @@ const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool 
         return NULL;
     }
     if (!on) {
-        /* A frame of several views (split screen, a probe's capture) draws on the CPU path and
-         * keeps the table: nothing scanned, so the resident buffer still matches it and the next
-         * single-view frame takes up what changed. GPU culling switched off forgets it. */
-        bool kept = (r->desc.debug_flags & RILL_RENDER_DEBUG_GPU_CULL) && r->frame.composed;
-        if (kept) {
-            g->active = false;
-        } else if (g->active || g->slots.len) {
-            gc_reset(r, g);
+        if (g->active || g->slots.len) {
+            gc_reset(r, g); /* GPU culling switched off forgets the table */
         }
         return NULL;
     }
-    /* The view's visible count of the last frame recorded into this frame slot (finished now:
-     * the slot was waited for), for rill_render_stats.instances_visible. */
-    uint32_t slot = rill__gpu_frame_slot(r->gpu);
-    if (slot < 4u && g->counted[slot] && g->counts) {
-        const uint32_t *c = rill__buf_map(g->counts);
-        uint32_t late = g->counted_late[slot];
-        if (c) {
-            c += slot * (COUNT_STRIDE / 4u);
-            r->instances_visible += c[0] + (late ? c[late] : 0u);
-            r->instances_occluded += late ? c[COUNT_OCCLUDED] : 0u;
-        }
-        g->counted[slot] = false;
+    if (vs->index != 0) {
+        /* Another view of the frame: every view draws the same snapshot, scanned for the first
+         * (the views share what the table takes; each culls it with its own frustum). */
+        return g->active ? g->state.data : NULL;
     }
+    g->active = false; /* until this frame's scan succeeds */
+    g->views_culled = 0;
+    read_counts(r, g);
     const rill_render_snapshot *snap = vs->snap;
     uint32_t n = snap->instance_count;
     uint32_t nslices = (n + GC_SLICE - 1u) / GC_SLICE;
@@ -794,7 +840,7 @@ const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool 
     g->frame++;
     g->deltas.len = 0;
     g->moved_now.len = 0;
-    scan_job j = {r, g, snap, RILL_MIN(guesses, n), !vs->passthrough};
+    scan_job j = {r, g, snap, RILL_MIN(guesses, n), ghosts_plain(vs)};
     rill_jobs_for(r->desc.jobs, n, GC_SLICE, scan_slice, &j);
     if (!scan_serial(r, g, snap, nslices) || !build_groups(r, g)) {
         gc_reset(r, g);
@@ -891,18 +937,12 @@ static void gc_dispatch(rill__cmd *cmd, uint32_t mode, uint32_t count) {
     gc_dispatch_range(cmd, mode, 0, count);
 }
 
-rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__view *vs,
-                                  const float planes[6][4], rill_error *err) {
-    rill__gpu_cull *g = r->gpu_cull;
-    if (!g || !g->active) {
-        return RILL_OK;
-    }
-    g->lists = 1u + (r->frame.shadows ? RILL_MIN(vs->cascades, GC_LISTS - 1u) : 0u);
-    /* Occlusion: the view's phase-2 list comes after the cascades'. */
-    bool reset = false;
-    bool occl = rill__gc_occl_plan(r, &g->occl, vs, planes, &reset);
-    g->late = occl ? g->lists : 0u;
-    g->nlists = g->lists + (occl ? 1u : 0u);
+/* The frame's shared part, recorded once, before the first view's cull: the resident buffer
+ * (grown by a copy, or spawned again whole), the counts, and this frame's deltas, group table and
+ * command runs in the frame's scratch memory, which every view's cull binds; the arena's copies.
+ * The first view's cull applies the deltas (cull_view). */
+static rill_result record_shared(rill_renderer *r, rill__cmd *cmd, rill__gpu_cull *g,
+                                 const rill__view *vs, rill_error *err) {
     uint32_t nslots = g->slots.len, ngroups = g->groups.len;
     bool failed = false;
     rill__buf *old_res = g->res;
@@ -916,26 +956,12 @@ rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__
         ensure_buf(r, &g->res, &g->res_slots, RILL_MAX(nslots, 1u), 160, RILL__BUF_STORAGE, false,
                    "gpu cull instances", &failed);
     }
-    ensure_buf(r, &g->out, &g->out_entries, (uint64_t)g->nlists * RILL_MAX(g->total, 1u), 144,
-               RILL__BUF_STORAGE, false, "gpu cull output", &failed);
-    ensure_buf(r, &g->cmds, &g->cmd_count, (uint64_t)GC_LISTS_ALL * RILL_MAX(g->ncmds, 1u), 20,
-               RILL__BUF_STORAGE | RILL__BUF_INDIRECT, false, "gpu cull commands", &failed);
-    /* New flags hold no visibility: last frame's occlusion results are forgotten. */
-    reset |= ensure_buf(r, &g->flags, &g->flag_slots, RILL_MAX(nslots, 1u), 4, RILL__BUF_STORAGE,
-                        g->readback, "gpu cull flags", &failed);
-    uint32_t nruns = g->runs_geo.len + g->runs_shape.len + g->runs_mat.len;
-    ensure_buf(r, &g->compact, &g->compact_cmds, 3u * GC_LISTS_ALL * RILL_MAX(g->ncmds, 1u), 20,
-               RILL__BUF_STORAGE | RILL__BUF_INDIRECT, false, "gpu cull compacted", &failed);
-    ensure_buf(r, &g->draw_counts, &g->draw_count_slots,
-               (uint64_t)GC_LISTS_ALL * RILL_MAX(nruns, 1u), 4,
-               RILL__BUF_STORAGE | RILL__BUF_INDIRECT, false, "gpu cull draw counts", &failed);
-    uint32_t fslot = rill__gpu_frame_slot(r->gpu);
     if (!g->counts) {
-        g->counts = rill__buf_create(r->gpu, 4u * COUNT_STRIDE, RILL__BUF_STORAGE, true,
-                                     "gpu cull counts", NULL);
+        g->counts = rill__buf_create(r->gpu, 4u * RILL_RENDER_MAX_VIEWS * COUNT_STRIDE,
+                                     RILL__BUF_STORAGE, true, "gpu cull counts", NULL);
         failed |= !g->counts;
     }
-    if (failed || fslot >= 4u || !r->pipes[RILL__PIPE_GPU_CULL]) {
+    if (failed || !r->pipes[RILL__PIPE_GPU_CULL]) {
         rill__buf_destroy(r->gpu, old_res);
         gc_reset(r, g);
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: gpu culling buffers failed");
@@ -954,18 +980,17 @@ rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__
         gc_reset(r, g);
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory (gpu culling)");
     }
-    g->occl_reset = occl && (reset || fresh);
+    g->res_fresh = fresh;
     g->deltas_last = g->deltas.len;
-    /* This frame's deltas, group table and planes in the frame's scratch memory. */
-    rill__buf *dbuf = NULL, *gbuf = NULL, *pbuf = NULL, *rbuf = NULL;
-    uint64_t doff = 0, goff = 0, poff = 0, roff = 0;
+    /* This frame's deltas, group table and command runs in the frame's scratch memory. */
+    rill__buf *dbuf = NULL, *gbuf = NULL, *rbuf = NULL;
+    uint64_t doff = 0, goff = 0, roff = 0;
     uint64_t rsize = (uint64_t)RILL_MAX(g->ncmds, 1u) * sizeof(gc_cmd_run);
     uint64_t dsize = (uint64_t)RILL_MAX(g->deltas.len, 1u) * sizeof(gc_delta);
     uint64_t gsize = (uint64_t)RILL_MAX(ngroups, 1u) * sizeof(gc_group_gpu);
     gc_delta *d = rill__frame_alloc(cmd, dsize, 16, &dbuf, &doff);
     gc_group_gpu *gg = d ? rill__frame_alloc(cmd, gsize, 16, &gbuf, &goff) : NULL;
-    gc_params *pp = gg ? rill__frame_alloc(cmd, sizeof(gc_params), 16, &pbuf, &poff) : NULL;
-    gc_cmd_run *cr = pp ? rill__frame_alloc(cmd, rsize, 16, &rbuf, &roff) : NULL;
+    gc_cmd_run *cr = gg ? rill__frame_alloc(cmd, rsize, 16, &rbuf, &roff) : NULL;
     if (!cr) {
         rill__buf_destroy(r->gpu, old_res); /* next frame spawns the table again (recorded) */
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
@@ -983,24 +1008,11 @@ rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__
                 {0, 0, 0}};
         }
     }
-    memset(pp, 0, sizeof(*pp));
-    memcpy(pp->planes[0], planes, sizeof(pp->planes[0]));
-    for (uint32_t c = 1; c < g->lists; c++) {
-        rill__frustum_planes(vs->cascade_vp[c - 1u], pp->planes[c]);
-        /* No near plane: casters between the light and the cascade still cast into it. */
-        pp->planes[c][4][0] = pp->planes[c][4][1] = pp->planes[c][4][2] = 0.0f;
-        pp->planes[c][4][3] = 1.0f;
-    }
-    pp->info[0] = g->lists;
-    pp->info[1] = g->ncmds;
-    pp->info[2] = g->total;
-    pp->info[3] = ngroups;
-    pp->info2[0] = nruns;
-    pp->info2[2] = g->nlists;
-    pp->info2[3] = (occl ? 1u : 0u) | (g->occl_reset ? 2u : 0u);
     fill_cmd_runs(g, cr);
-    rill__cmd_timestamp_begin(cmd, "gpu cull");
-    rill__cmd_label_begin(cmd, "gpu cull");
+    g->deltas_set = (rill__binding){.buf = dbuf, .offset = doff, .range = dsize};
+    g->groups_set = (rill__binding){.buf = gbuf, .offset = goff, .range = gsize};
+    g->runs_set = (rill__binding){.buf = rbuf, .offset = roff, .range = rsize};
+    rill__cmd_label_begin(cmd, "gpu cull table");
     rill__gc_arena_record(g->arena, cmd); /* meshes new to the arena: before any draw */
     if (old_res) {
         /* The grown table: last frame's slots, then this frame's deltas (the barrier below). */
@@ -1008,71 +1020,177 @@ rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__
         rill__buf_destroy(r->gpu, old_res); /* deferred past this frame */
     }
     rill__cmd_skinning_barrier(cmd, false); /* last frame's draws read what this rewrites */
-    rill__cmd_bind_pipe(cmd, r->pipes[RILL__PIPE_GPU_CULL]);
-    rill__binding b[11] = {
-        {.buf = dbuf, .offset = doff, .range = dsize},
-        {.buf = g->res},
-        {.buf = gbuf, .offset = goff, .range = gsize},
-        {.buf = g->cmds},
-        {.buf = g->out},
-        {.buf = g->flags},
-        {.buf = pbuf, .offset = poff, .range = sizeof(gc_params)},
-        {.buf = g->counts, .offset = fslot * COUNT_STRIDE, .range = COUNT_STRIDE},
-        {.buf = rbuf, .offset = roff, .range = rsize},
-        {.buf = g->compact},
-        {.buf = g->draw_counts}};
-    RILL_TRY(rill__cmd_bind_transient_set(cmd, 0, b, 11));
-    memcpy(g->cull_set, b, sizeof(b));
-    if (g->deltas.len) {
-        gc_dispatch(cmd, 0, g->deltas.len);
+    rill__cmd_label_end(cmd);
+    return RILL_OK;
+}
+
+/* The planes of view vs's lists into pp: the view's, then its cascades' without a near plane
+ * (casters between the light and the cascade still cast into it). */
+static void list_planes(const rill__view *vs, const float planes[6][4], uint32_t lists,
+                        gc_params *pp) {
+    memcpy(pp->planes[0], planes, sizeof(pp->planes[0]));
+    for (uint32_t c = 1; c < lists; c++) {
+        rill__frustum_planes(vs->cascade_vp[c - 1u], pp->planes[c]);
+        pp->planes[c][4][0] = pp->planes[c][4][1] = pp->planes[c][4][2] = 0.0f;
+        pp->planes[c][4][3] = 1.0f;
     }
+}
+
+/* View vs's buffers for this frame (made or grown); *reset gets whether its flags are new (they
+ * hold no visibility then). False: out of memory. */
+static bool view_buffers(rill_renderer *r, const rill__gpu_cull *g, gc_view *v, bool *reset) {
+    bool failed = false;
+    uint32_t nruns = g->runs_geo.len + g->runs_shape.len + g->runs_mat.len;
+    uint32_t cmds = RILL_MAX(g->ncmds, 1u);
+    ensure_buf(r, &v->out, &v->out_entries, (uint64_t)v->nlists * RILL_MAX(g->total, 1u), 144,
+               RILL__BUF_STORAGE, false, "gpu cull output", &failed);
+    ensure_buf(r, &v->cmds, &v->cmd_count, (uint64_t)GC_LISTS_ALL * cmds, 20,
+               RILL__BUF_STORAGE | RILL__BUF_INDIRECT, false, "gpu cull commands", &failed);
+    *reset |= ensure_buf(r, &v->flags, &v->flag_slots, RILL_MAX(g->slots.len, 1u), 4,
+                         RILL__BUF_STORAGE, g->readback, "gpu cull flags", &failed);
+    ensure_buf(r, &v->compact, &v->compact_cmds, 3u * GC_LISTS_ALL * cmds, 20,
+               RILL__BUF_STORAGE | RILL__BUF_INDIRECT, false, "gpu cull compacted", &failed);
+    ensure_buf(r, &v->draw_counts, &v->draw_count_slots,
+               (uint64_t)GC_LISTS_ALL * RILL_MAX(nruns, 1u), 4,
+               RILL__BUF_STORAGE | RILL__BUF_INDIRECT, false, "gpu cull draw counts", &failed);
+    return !failed;
+}
+
+/* View vs's cull of the shared table with its own planes into its own lists: its commands
+ * reset, the deltas applied first when it is the frame's first view, its flags cleared for the
+ * new instances, every resident sphere tested against its lists, its commands compacted and its
+ * lists counted. */
+static rill_result cull_view(rill_renderer *r, rill__cmd *cmd, rill__gpu_cull *g,
+                             const rill__view *vs, const float planes[6][4], rill_error *err) {
+    gc_view *v = &g->views[vs->index];
+    v->lists = 1u + (r->frame.shadows ? RILL_MIN(vs->cascades, GC_LISTS - 1u) : 0u);
+    /* Occlusion: the view's phase-2 list comes after the cascades'. */
+    bool reset = false;
+    bool occl = rill__gc_occl_plan(r, &v->occl, vs, planes, &reset);
+    v->late = occl ? v->lists : 0u;
+    v->nlists = v->lists + (occl ? 1u : 0u);
+    uint32_t fslot = rill__gpu_frame_slot(r->gpu);
+    bool ok = view_buffers(r, g, v, &reset);
+    gc_params *pp = NULL;
+    rill__buf *pbuf = NULL;
+    uint64_t poff = 0;
+    if (ok && fslot < 4u) {
+        pp = rill__frame_alloc(cmd, sizeof(gc_params), 16, &pbuf, &poff);
+    }
+    if (!pp) {
+        gc_reset(r, g);
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: gpu culling buffers failed");
+    }
+    /* A view that did not cull last frame (or a new table) holds no results of last frame. */
+    v->occl_reset = occl && (reset || g->res_fresh || v->culled + 1u != g->frame);
+    uint32_t ngroups = g->groups.len, nslots = g->slots.len;
+    uint32_t nruns = g->runs_geo.len + g->runs_shape.len + g->runs_mat.len;
+    memset(pp, 0, sizeof(*pp));
+    list_planes(vs, planes, v->lists, pp);
+    pp->info[0] = v->lists;
+    pp->info[1] = g->ncmds;
+    pp->info[2] = g->total;
+    pp->info[3] = ngroups;
+    pp->info2[0] = nruns;
+    pp->info2[2] = v->nlists;
+    pp->info2[3] = (occl ? 1u : 0u) | (v->occl_reset ? 2u : 0u);
+    rill__cmd_timestamp_begin(cmd, "gpu cull");
+    rill__cmd_label_begin(cmd, "gpu cull");
+    rill__cmd_bind_pipe(cmd, r->pipes[RILL__PIPE_GPU_CULL]);
+    uint64_t count_at = ((uint64_t)fslot * RILL_RENDER_MAX_VIEWS + vs->index) * COUNT_STRIDE;
+    rill__binding b[11] = {g->deltas_set,
+                           {.buf = g->res},
+                           g->groups_set,
+                           {.buf = v->cmds},
+                           {.buf = v->out},
+                           {.buf = v->flags},
+                           {.buf = pbuf, .offset = poff, .range = sizeof(gc_params)},
+                           {.buf = g->counts, .offset = count_at, .range = COUNT_STRIDE},
+                           g->runs_set,
+                           {.buf = v->compact},
+                           {.buf = v->draw_counts}};
+    RILL_TRY(rill__cmd_bind_transient_set(cmd, 0, b, 11));
+    memcpy(v->cull_set, b, sizeof(b));
+    if (g->deltas.len) {
+        if (g->recorded != g->frame) {
+            gc_dispatch(cmd, 0, g->deltas.len); /* the table's deltas, once a frame */
+        }
+        gc_dispatch(cmd, 5, g->deltas.len); /* this view's flags of the new instances */
+    }
+    g->recorded = g->frame;
     if (ngroups) {
-        gc_dispatch(cmd, 1, RILL_MAX(ngroups, nruns) * g->nlists); /* commands, draw counts */
+        gc_dispatch(cmd, 1, RILL_MAX(ngroups, nruns) * v->nlists); /* commands, draw counts */
     }
     rill__cmd_compute_barrier(cmd);
     if (nslots) {
         gc_dispatch(cmd, 2, nslots);
     }
     rill__cmd_compute_barrier(cmd);
-    g->compacted = rill__gpu_get_caps(r->gpu)->draw_indirect_count && g->ncmds;
-    if (g->compacted) {
-        gc_dispatch(cmd, 4, g->ncmds * g->lists);
+    v->compacted = rill__gpu_get_caps(r->gpu)->draw_indirect_count && g->ncmds;
+    if (v->compacted) {
+        gc_dispatch(cmd, 4, g->ncmds * v->lists);
     }
-    gc_dispatch(cmd, 3, g->lists);
-    g->counted[fslot] = true;
-    g->counted_late[fslot] = g->late;
-    g->recorded = g->frame;
+    gc_dispatch(cmd, 3, v->lists);
+    v->counted[fslot] = true;
+    v->counted_late[fslot] = v->late;
+    v->culled = g->frame;
+    g->views_culled++;
     rill__cmd_indirect_barrier(cmd);
     rill__cmd_label_end(cmd);
     rill__cmd_timestamp_end(cmd);
     return RILL_OK;
 }
 
+rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__view *vs,
+                                  const float planes[6][4], rill_error *err) {
+    rill__gpu_cull *g = r->gpu_cull;
+    if (!g || !g->active || vs->index >= RILL_RENDER_MAX_VIEWS) {
+        return RILL_OK;
+    }
+    if (g->recorded != g->frame) { /* the frame's first view */
+        rill_result res = record_shared(r, cmd, g, vs, err);
+        if (res != RILL_OK) {
+            return res;
+        }
+    }
+    return cull_view(r, cmd, g, vs, planes, err);
+}
+
 /* >>what the passes and tests read ----------------------------------------------------------- */
+
+/* View vs's state when it culled this frame, else NULL. */
+static const gc_view *view_culled(const rill__gpu_cull *g, uint32_t index) {
+    if (!g || !g->active || index >= RILL_RENDER_MAX_VIEWS || !g->ncmds) {
+        return NULL;
+    }
+    const gc_view *v = &g->views[index];
+    return v->culled == g->frame && v->out ? v : NULL;
+}
 
 bool rill__gpu_cull_draws(const rill_renderer *r, const rill__view *vs, rill__gpu_cull_draw *out) {
     const rill__gpu_cull *g = r->gpu_cull;
-    if (!g || !g->active || vs->index != 0 || !g->ncmds || !g->out) {
+    const gc_view *v = view_culled(g, vs->index);
+    if (!v) {
         return false;
     }
-    out->cmds = g->cmds;
-    out->instances = g->out;
+    out->cmds = v->cmds;
+    out->instances = v->out;
     out->ncmds = g->ncmds;
-    out->lists = g->nlists;
-    out->late = g->late;
+    out->lists = v->nlists;
+    out->late = v->late;
     out->runs_mat = g->runs_mat.data;
     out->nruns_mat = g->runs_mat.len;
     out->runs_shape = g->runs_shape.data;
     out->nruns_shape = g->runs_shape.len;
-    out->compact = g->compacted ? g->compact : NULL;
-    out->draw_counts = g->draw_counts;
+    out->compact = v->compacted ? v->compact : NULL;
+    out->draw_counts = v->draw_counts;
     out->nruns = g->runs_geo.len + g->runs_shape.len + g->runs_mat.len;
     out->runs_geo = g->runs_geo.data;
     out->nruns_geo = g->runs_geo.len;
     return true;
 }
 
-void rill__gpu_cull_info(const rill_renderer *r, rill__gpu_cull_stats *out) {
+void rill__gpu_cull_view_info(const rill_renderer *r, uint32_t view, rill__gpu_cull_stats *out) {
     memset(out, 0, sizeof(*out));
     const rill__gpu_cull *g = r->gpu_cull;
     if (!g) {
@@ -1084,27 +1202,36 @@ void rill__gpu_cull_info(const rill_renderer *r, rill__gpu_cull_stats *out) {
     out->deltas = g->deltas_last;
     out->resolved = g->resolved;
     out->spawned = g->spawned;
-    out->lists = g->lists;
     out->runs_mat = g->runs_mat.len;
     out->runs_shape = g->runs_shape.len;
     out->runs_geo = g->runs_geo.len;
     out->arena_bytes = rill__gc_arena_bytes(g->arena);
     out->arena_meshes = rill__gc_arena_meshes(g->arena);
-    out->compacted = g->compacted;
-    out->occluding = g->active && g->late != 0;
-    out->occlusion_reset = out->occluding && g->occl_reset;
+    out->views = g->active ? g->views_culled : 0u;
+    const gc_view *v = view < RILL_RENDER_MAX_VIEWS ? &g->views[view] : NULL;
+    if (v && g->active && v->culled == g->frame) {
+        out->lists = v->lists;
+        out->compacted = v->compacted;
+        out->occluding = v->late != 0;
+        out->occlusion_reset = out->occluding && v->occl_reset;
+    }
+}
+
+void rill__gpu_cull_info(const rill_renderer *r, rill__gpu_cull_stats *out) {
+    rill__gpu_cull_view_info(r, 0, out);
 }
 
 bool rill__gpu_cull_occlusion(rill_renderer *r, rill__cmd *cmd, const rill__view *vs,
                               rill__img *depth) {
     rill__gpu_cull *g = r->gpu_cull;
-    if (!g || !g->active || !g->late || vs->index != 0 || !g->ncmds || !depth) {
+    gc_view *v = (gc_view *)view_culled(g, vs->index);
+    if (!v || !v->late || !depth) {
         return false;
     }
-    const rill__binding *cs = g->cull_set;
+    const rill__binding *cs = v->cull_set;
     rill__gc_occl_in in = {cs[1], cs[2],   cs[3],    cs[4],    cs[5],
-                           cs[7], g->late, g->ncmds, g->total, g->slots.len};
-    if (rill__gc_occl_record(r, g->occl, cmd, vs, depth, &in) != RILL_OK) {
+                           cs[7], v->late, g->ncmds, g->total, g->slots.len};
+    if (rill__gc_occl_record(r, v->occl, cmd, vs, depth, &in) != RILL_OK) {
         /* Phase 2 could not run: nothing was appended to its list, and the instances phase 1
          * did not draw are missing from this frame; the next frame forgets the results. */
         RILL_LOG_WARN("render", "GPU culling's occlusion test could not be recorded");
@@ -1113,24 +1240,29 @@ bool rill__gpu_cull_occlusion(rill_renderer *r, rill__cmd *cmd, const rill__view
     /* The phase-2 list's commands compacted and its instances counted, as the cull does for
      * the other lists. */
     rill__cmd_bind_pipe(cmd, r->pipes[RILL__PIPE_GPU_CULL]);
-    if (rill__cmd_bind_transient_set(cmd, 0, g->cull_set, 11) != RILL_OK) {
+    if (rill__cmd_bind_transient_set(cmd, 0, v->cull_set, 11) != RILL_OK) {
         return false;
     }
-    if (g->compacted) {
-        gc_dispatch_range(cmd, 4, g->late * g->ncmds, (g->late + 1u) * g->ncmds);
+    if (v->compacted) {
+        gc_dispatch_range(cmd, 4, v->late * g->ncmds, (v->late + 1u) * g->ncmds);
         rill__cmd_compute_barrier(cmd);
     }
-    gc_dispatch_range(cmd, 3, g->late, g->late + 1u);
+    gc_dispatch_range(cmd, 3, v->late, v->late + 1u);
     rill__cmd_indirect_barrier(cmd);
     return true;
 }
 
-uint32_t rill__gpu_cull_flags(const rill_renderer *r, uint64_t id) {
+uint32_t rill__gpu_cull_view_flags(const rill_renderer *r, uint32_t view, uint64_t id) {
     const rill__gpu_cull *g = r->gpu_cull;
     uint64_t v;
-    if (!g || !g->readback || !g->flags || !rill_map_get(&g->by_id, id, &v)) {
+    if (!g || !g->readback || view >= RILL_RENDER_MAX_VIEWS || !g->views[view].flags ||
+        !rill_map_get(&g->by_id, id, &v)) {
         return UINT32_MAX;
     }
-    const uint32_t *f = rill__buf_map(g->flags);
+    const uint32_t *f = rill__buf_map(g->views[view].flags);
     return f ? f[v] : UINT32_MAX;
+}
+
+uint32_t rill__gpu_cull_flags(const rill_renderer *r, uint64_t id) {
+    return rill__gpu_cull_view_flags(r, 0, id);
 }

@@ -1,7 +1,9 @@
 #version 450
-// gpu_cull.comp: GPU-driven culling (gpu_cull.c). One shader, three steps picked by pc.mode:
+// gpu_cull.comp: GPU-driven culling (gpu_cull.c). One shader, six steps picked by pc.mode; the
+// resident table, the deltas and the groups are shared by the frame's views, the rest (planes,
+// commands, output, flags, counts) is the view's own:
 //   0 scatter: applies this frame's deltas to the resident instance table (spawn, move, settle,
-//     despawn), one invocation per delta;
+//     despawn), one invocation per delta, once a frame (with the first view's cull);
 //   1 reset: writes each list's indirect draw commands (one per draw group: mesh and material)
 //     with no instances yet, one invocation per group and list;
 //   2 cull: tests every resident instance's world bounding sphere against each list's planes (the
@@ -14,7 +16,9 @@
 //   4 compact: one invocation per command and list: a command with instances is copied, for each
 //     kind of run (shadow casters, solid shapes, materials: gpu_cull.c), to the front of its run
 //     in that kind's array, counted in the run's draw count (vkCmdDrawIndexedIndirectCount draws
-//     only those: empty commands cost the GPU nothing).
+//     only those: empty commands cost the GPU nothing);
+//   5 spawn flags: clears the view's flags of the instances spawned this frame, one invocation
+//     per delta.
 // Lists are laid out one after the other (info2.z of them: the frustum lists, then the view's
 // phase-2 list when occlusion is on), in the commands, the output, the compacted commands and the
 // draw counts.
@@ -100,8 +104,13 @@ void scatter(uint i) {
     res[s].model = d.model;
     res[s].sphere = d.sphere;
     res[s].meta = uvec4(d.meta.y, 1u, d.meta.w, 0u);
-    if (op == 0u) {
-        flags[s] = 0u; // a new instance (or a reused slot) was not visible last frame
+}
+
+// The flags are the view's (each view has its own): a new instance (or a reused slot) was not
+// visible last frame.
+void spawn_flags(uint i) {
+    if (deltas[i].meta.z == 0u) {
+        flags[deltas[i].meta.x] = 0u;
     }
 }
 
@@ -209,7 +218,9 @@ void main() {
         cull(i);
     } else if (pc.mode == 3u) {
         count(i);
-    } else {
+    } else if (pc.mode == 4u) {
         compact_cmd(i);
+    } else {
+        spawn_flags(i);
     }
 }
