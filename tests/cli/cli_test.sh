@@ -1829,6 +1829,10 @@ render_cameras)
     pass_in opaque.1 && fail "--camera Left drew a second view"
     "$PNG_SAME" left.png right.png >/dev/null 2>&1 && fail "--camera Left and Right look the same"
     "$PNG_SAME" both.png left.png >/dev/null 2>&1 && fail "--camera Left looks like the split"
+    # GPU-driven culling culls each camera with its own frustum: the same split picture.
+    run 0 render "$s" --size 96x64 --validation --gpu-cull --frames 3 --out both_gpu.png
+    "$PNG_SAME" both.png both_gpu.png >out.txt 2>err.txt ||
+        fail "--gpu-cull changed the split screen: $(cat err.txt)"
     run 1 render "$s" --size 16x16 --camera Nope --out x.png
     expect_err "--camera 'Nope': no entity has that Name"
     expect_err "the cameras are: .*'Left'"
@@ -1848,6 +1852,10 @@ render_cameras)
     done
     "$PNG_SAME" monitor.png "$RILL_SOURCE_DIR/tests/render/golden/camera_monitor.png" \
         >out.txt 2>err.txt || fail "the monitor differs from its golden: $(cat err.txt)"
+    # And with GPU-driven culling (the render texture's camera culls on the GPU too).
+    run 0 render "$m" --size 64x64 --validation --gpu-cull --out monitor_gpu.png
+    "$PNG_SAME" monitor_gpu.png "$RILL_SOURCE_DIR/tests/render/golden/camera_monitor.png" \
+        >out.txt 2>err.txt || fail "--gpu-cull changed the monitor: $(cat err.txt)"
     # The same scene with the camera drawing into another texture: the monitor stays black.
     d="$RILL_SOURCE_DIR/tests/render/data"
     cp "$d/monitor.gltf" "$d/cube_striped.glb" .

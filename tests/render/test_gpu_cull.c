@@ -208,10 +208,11 @@ static bool listed(const rill__view *v, int l, uint32_t k) {
 #define F_PHASE2 0x200u
 #define F_OCCLUDED 0x400u
 
-/* The frame just drawn by cpu and gpu (the same snapshot in inst): visible sets equal. */
-static void check_frame(const side *cpu, const side *gpu, const rill_render_instance *inst,
-                        uint32_t *taken_visible) {
-    const rill__view *vc = &cpu->r->frame.views[0], *vg = &gpu->r->frame.views[0];
+/* View slot v of the frame just drawn by cpu and gpu (the same snapshot in inst): visible sets
+ * equal. */
+static void check_view(const side *cpu, const side *gpu, const rill_render_instance *inst,
+                       uint32_t v, uint32_t *taken_visible) {
+    const rill__view *vc = &cpu->r->frame.views[v], *vg = &gpu->r->frame.views[v];
     assert_true(vg->cascades >= 1 && vg->cascades <= 4);
     float view_planes[6][4], casc[4][6][4];
     rill__frustum_planes(vg->view_proj, view_planes);
@@ -221,7 +222,7 @@ static void check_frame(const side *cpu, const side *gpu, const rill_render_inst
         casc[c][4][3] = 1.0f;
     }
     rill__gpu_cull_stats st;
-    rill__gpu_cull_info(gpu->r, &st);
+    rill__gpu_cull_view_info(gpu->r, v, &st);
     assert_true(st.active);
     assert_int_equal(st.lists, 1u + vg->cascades);
     uint32_t resident = 0, near_miss = 0;
@@ -231,7 +232,7 @@ static void check_frame(const side *cpu, const side *gpu, const rill_render_inst
             continue;
         }
         bool take = takes(gpu, in);
-        uint32_t flags = in->id ? rill__gpu_cull_flags(gpu->r, in->id) : UINT32_MAX;
+        uint32_t flags = in->id ? rill__gpu_cull_view_flags(gpu->r, v, in->id) : UINT32_MAX;
         if (!take) {
             /* Not resident (hidden ones included), and listed as on the CPU renderer. */
             assert_true(flags == UINT32_MAX);
@@ -272,6 +273,11 @@ static void check_frame(const side *cpu, const side *gpu, const rill_render_inst
     }
     assert_true(st.resident >= resident && st.resident < resident + COUNT / 29u + 1u);
     assert_true(near_miss <= 2);
+}
+
+static void check_frame(const side *cpu, const side *gpu, const rill_render_instance *inst,
+                        uint32_t *taken_visible) {
+    check_view(cpu, gpu, inst, 0, taken_visible);
 }
 
 static void test_gpu_cull_matches_cpu(void **state) {
@@ -317,6 +323,101 @@ static void test_gpu_cull_matches_cpu(void **state) {
     render_test_destroy_clean(a.r, false);
     render_test_destroy_clean(b.r, false);
     rill_jobs_destroy(jobs);
+}
+
+/* Frame `frame` of the scene (place) seen by n views: n 2, two cameras side by side, each
+ * looking at its own part of the grid; n 4, three cameras on the output (the 2 x 2 grid's first
+ * three) and a fourth drawing into the render texture "gc_monitor" (drawn once its image has
+ * uploaded, a frame or two in). Every camera has the sun's shadows; none has passthrough. */
+static void draw_views(const side *s, rill_render_instance *inst, uint32_t frame, uint32_t n,
+                       uint8_t *px) {
+    for (uint32_t k = 0; k < COUNT; k++) {
+        place(s, &inst[k], k, frame);
+    }
+    rill_render_snapshot snap;
+    memset(&snap, 0, sizeof(snap));
+    rill_render_view views[4];
+    memset(views, 0, sizeof(views));
+    for (uint32_t v = 0; v < n; v++) {
+        mat4 world_from_view;
+        float x = -60.0f + 22.0f * (float)v;
+        render_test_look_at(world_from_view, (float[3]){x, 4.0f + (float)v, 6},
+                            (float[3]){x + 4.0f, 0, -8});
+        memcpy(views[v].world_from_view, world_from_view, sizeof(mat4));
+        views[v].fov_y = 0.9f;
+        views[v].order = (int32_t)v;
+        const float half[4] = {0.5f * (float)(v % 2), 0.5f * (float)(v / 2), 0.5f,
+                               n == 2 ? 1.0f : 0.5f};
+        memcpy(views[v].viewport, half, sizeof(half));
+    }
+    if (n == 4) {
+        views[3].target = "gc_monitor";
+        views[3].target_size[0] = 64;
+        views[3].target_size[1] = 48;
+    }
+    snap.view = views[0];
+    snap.views = views;
+    snap.view_count = n;
+    snap.has_sun = true;
+    snap.sun.direction[0] = -0.3f, snap.sun.direction[1] = -0.9f, snap.sun.direction[2] = -0.3f;
+    snap.sun.color[0] = snap.sun.color[1] = snap.sun.color[2] = 1.0f;
+    snap.sun.illuminance = 3.0f;
+    snap.sun.shadows = true;
+    snap.ambient[0] = snap.ambient[1] = snap.ambient[2] = 0.2f;
+    snap.instances = inst;
+    snap.instance_count = COUNT;
+    snap.ranges = cube_ranges;
+    snap.range_count = 2;
+    rill_error err = {0};
+    assert_int_equal(rill_renderer_render(s->r, &snap, &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(s->r, px, W * H * 4, &err), RILL_OK);
+    assert_int_equal(rill_renderer_wait_idle(s->r, &err), RILL_OK);
+}
+
+/* Frames of several views (issue 27): split screen and a render-texture camera cull on the GPU
+ * too, each view the one resident table with its own frustum, cascades and occlusion into lists
+ * of its own. Per view, what the GPU path takes is culled as the CPU renderer's same view culls
+ * it (hidden, wireframe, blended, ranged and repeated-id instances staying on the CPU path,
+ * listed as there), and the composed picture is the CPU path's, frame after frame. */
+static void test_multi_view_matches_cpu(void **state) {
+    (void)state;
+    static rill_render_instance ia[COUNT], ib[COUNT];
+    static uint8_t pa[W * H * 4], pb[W * H * 4];
+    const uint32_t counts[2] = {2, 4};
+    for (uint32_t c = 0; c < 2; c++) {
+        uint32_t n = counts[c];
+        side a, b;
+        side_create(&a, false, NULL);
+        side_create(&b, true, NULL);
+        uint32_t frames[5] = {0, 1, 2, 2, 2};
+        for (uint32_t f = 0; f < 5; f++) {
+            draw_views(&a, ia, frames[f], n, pa);
+            draw_views(&b, ib, frames[f], n, pb);
+            uint32_t nv = b.r->frame.view_count;
+            assert_int_equal(a.r->frame.view_count, nv);
+            rill__gpu_cull_stats st;
+            rill__gpu_cull_info(b.r, &st);
+            assert_int_equal(st.views, nv);
+            for (uint32_t v = 0; v < nv; v++) {
+                uint32_t visible = 0;
+                check_view(&a, &b, ib, v, &visible);
+                assert_true(visible > 0);
+            }
+            assert_memory_equal(pa, pb, sizeof(pa));
+            if (f == 4) {
+                assert_int_equal(nv, n); /* the render texture's camera draws by now */
+                assert_int_equal(st.deltas, 0); /* one table: nothing changed, nothing sent */
+            }
+        }
+        /* The visible counts of every view: the CPU path's lists plus the GPU's counts. */
+        rill_render_stats sa, sb;
+        rill_renderer_stats(a.r, &sa);
+        rill_renderer_stats(b.r, &sb);
+        assert_true(sa.instances_visible > 0);
+        assert_int_equal(sb.instances_visible + sb.instances_occluded, sa.instances_visible);
+        render_test_destroy_clean(a.r, false);
+        render_test_destroy_clean(b.r, false);
+    }
 }
 
 /* Draws `n` instances (inst) on s into px: the camera looks at the origin from +z. */
@@ -499,9 +600,9 @@ static void test_boot_capped_and_growth(void **state) {
     render_test_destroy_clean(b.r, false);
 }
 
-/* s draws inst split between two views (left and right halves, the same camera): a composed
- * frame, which the CPU path draws. */
-static void draw_split(const side *s, const rill_render_instance *inst, uint32_t n) {
+/* s draws inst split between two views (left and right halves, the same camera) into px: a
+ * composed frame. */
+static void draw_split(const side *s, const rill_render_instance *inst, uint32_t n, uint8_t *px) {
     rill_render_snapshot snap;
     memset(&snap, 0, sizeof(snap));
     mat4 world_from_view;
@@ -520,12 +621,14 @@ static void draw_split(const side *s, const rill_render_instance *inst, uint32_t
     snap.instance_count = n;
     rill_error err = {0};
     assert_int_equal(rill_renderer_render(s->r, &snap, &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(s->r, px, W * H * 4, &err), RILL_OK);
+    assert_int_equal(rill_renderer_wait_idle(s->r, &err), RILL_OK);
 }
 
-/* A frame of several views (split screen, a probe's capture) keeps the GPU table: the next
- * single-view frame finds every instance resident and spawns none (it used to forget the table
- * and board it again, 8192 a frame), and still draws the CPU path's picture. */
-static void test_table_kept_across_split_frame(void **state) {
+/* Single-view and split-screen frames share the one table: a split frame after single-view ones
+ * finds every instance resident and spawns none (both views cull it, and it used to sit those
+ * frames out), nor does the single-view frame after it; each frame draws the CPU path's picture. */
+static void test_table_shared_by_split_frame(void **state) {
     (void)state;
     side a, b;
     side_create(&a, false, NULL);
@@ -539,15 +642,22 @@ static void test_table_kept_across_split_frame(void **state) {
     rill__gpu_cull_stats st;
     rill__gpu_cull_info(b.r, &st);
     assert_int_equal(st.resident, BOOT_N);
-    draw_split(&b, ib, BOOT_N);
-    rill__gpu_cull_info(b.r, &st);
-    assert_false(st.active);
-    ib[7].transform[12] += 0.5f; /* one instance moves while the table sits out */
+    ib[7].transform[12] += 0.5f; /* one instance moves in the split frame */
     ia[7].transform[12] += 0.5f;
+    draw_split(&a, ia, BOOT_N, pa);
+    draw_split(&b, ib, BOOT_N, pb);
+    assert_memory_equal(pa, pb, sizeof(pa));
+    rill__gpu_cull_info(b.r, &st);
+    assert_true(st.active);
+    assert_int_equal(st.views, 2u);
+    assert_int_equal(st.resident, BOOT_N);
+    assert_int_equal(st.spawned, 0u);
+    assert_int_equal(st.deltas, 1u); /* the move, once for both views */
     draw_few(&a, ia, BOOT_N, pa);
     draw_few(&b, ib, BOOT_N, pb);
     rill__gpu_cull_info(b.r, &st);
     assert_true(st.active);
+    assert_int_equal(st.views, 1u);
     assert_int_equal(st.resident, BOOT_N);
     assert_int_equal(st.spawned, 0u);
     assert_memory_equal(pa, pb, sizeof(pa));
@@ -761,7 +871,8 @@ int main(void) {
         cmocka_unit_test(test_repeated_id_comes_back),
         cmocka_unit_test(test_shift_resolves_only_new),
         cmocka_unit_test(test_boot_capped_and_growth),
-        cmocka_unit_test(test_table_kept_across_split_frame),
+        cmocka_unit_test(test_table_shared_by_split_frame),
+        cmocka_unit_test(test_multi_view_matches_cpu),
         cmocka_unit_test(test_meshes_share_runs),
         cmocka_unit_test(test_occlusion_wall),
     };
