@@ -405,7 +405,7 @@ static void test_multi_view_matches_cpu(void **state) {
             }
             assert_memory_equal(pa, pb, sizeof(pa));
             if (f == 4) {
-                assert_int_equal(nv, n); /* the render texture's camera draws by now */
+                assert_int_equal(nv, n);        /* the render texture's camera draws by now */
                 assert_int_equal(st.deltas, 0); /* one table: nothing changed, nothing sent */
             }
         }
