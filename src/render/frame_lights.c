@@ -38,17 +38,39 @@ static uint32_t slice_of(float z, float log_near, float scale) {
     return (uint32_t)RILL_CLAMP(s, 0.0f, (float)(CLUSTER_Z - 1));
 }
 
+/* Whether a view-space sphere lies wholly outside one of the frustum's four side planes (rows
+ * w + x, w - x, w + y, w - y of the projection, normalized). No far plane: depths beyond the
+ * grid's last slice are binned into it. */
+static bool outside_sides(mat4 proj, const vec3 cv, float radius) {
+    for (int k = 0; k < 4; k++) {
+        int row = k / 2;
+        float sign = (k & 1) ? -1.0f : 1.0f;
+        float n[4];
+        for (int col = 0; col < 4; col++) {
+            n[col] = proj[col][3] + sign * proj[col][row];
+        }
+        float len = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        if (len > 0.0f && (n[0] * cv[0] + n[1] * cv[1] + n[2] * cv[2] + n[3]) < -radius * len) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Conservative cluster bounds of a light's range sphere: depth slices from its view-space depth
  * interval, tiles from the screen rectangle of its view-space bounding box (the whole screen when
- * the box reaches the near plane). */
+ * the box reaches the near plane). A sphere beside the frustum touches nothing: without that test
+ * a light level with the camera but far to one side reached the near plane's depth and took every
+ * tile of its slices (a capture face looking down from the demo's lobby binned its thousand
+ * street lights that way: over a million references, the lights past them dropped). */
 static cluster_range light_clusters(mat4 view, mat4 proj, const float pos[3], float radius,
                                     float znear, float log_near, float scale) {
     cluster_range c = {1, 0, 0, 0, 0, 0};
     vec3 cv;
     glm_mat4_mulv3(view, (float *)pos, 1.0f, cv);
     float zc = -cv[2];
-    if (zc + radius < znear) {
-        return c; /* entirely behind the camera */
+    if (zc + radius < znear || outside_sides(proj, cv, radius)) {
+        return c; /* entirely behind the camera, or beside the frustum */
     }
     c.z0 = slice_of(fmaxf(zc - radius, znear), log_near, scale);
     c.z1 = slice_of(zc + radius, log_near, scale);

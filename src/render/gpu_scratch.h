@@ -13,6 +13,13 @@
 
 #include "gpu.h"
 
+/* A frame slot's first scratch size. Growing mid-frame costs that frame a new host-visible
+ * allocation (and, where the driver maps lazily, a page fault per first-touched page): at 4 MiB
+ * the demo's two-camera fly used 3.9 MiB with a probe capture face, and a capture face that binned
+ * a million light references grew both slots in turn. 16 MiB is made at start-up, outside any
+ * frame; pages a driver maps lazily are paid as use first reaches them, a few at a time. */
+#define RILL__SCRATCH_FIRST_BYTES (16u << 20)
+
 /* Hands out size bytes at an offset aligned to align (a power of two) in *scratch, growing it
  * (twice the size, at least size + align) when full; the old buffer is destroyed deferred, so
  * allocations already handed out this frame stay valid. NULL when the new buffer fails. */

@@ -556,6 +556,46 @@ static void test_clustered_lights(void **state) {
     rill_renderer_destroy(g.r);
 }
 
+/* Lights level with the camera but far to either side reach the near plane's depth without
+ * touching the view: they take no cluster (before, each took every tile of its depth slices) and
+ * change no pixel. */
+static void test_clustered_lights_beside_view(void **state) {
+    fixture *f = *state;
+    static rill_render_light lights[96 + 64];
+    uint32_t n = 0;
+    many_lights_scene(f, lights, &n);
+    f->snap.instances = f->inst;
+    f->snap.instance_count = f->n;
+    f->snap.lights = lights;
+    f->snap.light_count = n;
+    rill_error err = {0};
+    static uint8_t base[W * H * 4], beside[W * H * 4];
+    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(f->r, base, sizeof(base), &err), RILL_OK);
+    rill_render_stats bs;
+    rill_renderer_stats(f->r, &bs);
+    for (uint32_t i = 0; i < 64; i++) {
+        rill_render_light *L = &lights[n + i];
+        memset(L, 0, sizeof(*L));
+        L->kind = RILL_LIGHT_POINT;
+        L->position[0] = (i % 2 ? 60.0f : -60.0f) + (float)(i / 2) * 0.5f;
+        L->position[1] = 6.0f; /* the camera's height, its depth within range of the camera */
+        L->position[2] = 9.0f - (float)(i % 8);
+        L->color[0] = L->color[1] = L->color[2] = 1.0f;
+        L->intensity = 50.0f;
+        L->range = 12.0f;
+    }
+    f->snap.light_count = n + 64;
+    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(f->r, beside, sizeof(beside), &err), RILL_OK);
+    rill_render_stats st;
+    rill_renderer_stats(f->r, &st);
+    assert_true(bs.light_cluster_refs > 0);
+    assert_int_equal(st.light_cluster_refs, bs.light_cluster_refs);
+    assert_memory_equal(beside, base, sizeof(base));
+    assert_int_equal(st.validation_messages, 0);
+}
+
 /* More lights than a view shades: 2000 lights far from the camera come first in the snapshot,
  * the scene's 96 after them. The view shades the 1024 nearest its camera, so the picture is the
  * one of the 96 alone (the far ones light nothing on screen); keeping the first 1024 would leave
@@ -1110,6 +1150,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_bloom, setup, teardown),
         cmocka_unit_test_setup_teardown(test_auto_exposure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clustered_lights, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_clustered_lights_beside_view, setup, teardown),
         cmocka_unit_test_setup_teardown(test_nearest_lights, setup, teardown),
         cmocka_unit_test(test_user_pass_between_anchors),
         cmocka_unit_test(test_compute_effects),

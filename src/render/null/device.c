@@ -12,8 +12,6 @@
 #define NULL_LOGGED_MESSAGES 16u
 /* Distinct material samplers (Vulkan guarantees 4000 sampler objects). */
 #define NULL_MAX_SAMPLERS 4000u
-/* The frame scratch's first size (the Vulkan backend's), grown on demand. */
-#define NULL_SCRATCH_BYTES (4u << 20)
 
 void rill__null_complain(rill__gpu *gpu, const char *fmt, ...) {
     if (gpu->validation_messages++ < NULL_LOGGED_MESSAGES) {
@@ -62,7 +60,7 @@ rill_result rill__gpu_create(const rill__gpu_desc *desc, rill__gpu **out, rill_e
     fill_caps(&gpu->caps);
     for (uint32_t i = 0; i < gpu->desc.frames_in_flight; i++) {
         gpu->frames[i].scratch = rill__buf_create(
-            gpu, NULL_SCRATCH_BYTES, RILL__BUF_STORAGE | RILL__BUF_UNIFORM | RILL__BUF_INDIRECT,
+            gpu, RILL__SCRATCH_FIRST_BYTES, RILL__BUF_STORAGE | RILL__BUF_UNIFORM | RILL__BUF_INDIRECT,
             true, "frame scratch", err);
         if (!gpu->frames[i].scratch) {
             rill__gpu_destroy(gpu);

@@ -728,7 +728,7 @@ static rill_result create_frames(rill__gpu *gpu, rill_error *err) {
             return err ? err->code : RILL_ERR_VULKAN;
         }
         snprintf(label, sizeof(label), "frame %u scratch", i);
-        f->scratch = rill__buf_create(gpu, 4u << 20,
+        f->scratch = rill__buf_create(gpu, RILL__SCRATCH_FIRST_BYTES,
                                       RILL__BUF_STORAGE | RILL__BUF_UNIFORM | RILL__BUF_INDIRECT,
                                       true, label, err);
         if (!f->scratch) {
