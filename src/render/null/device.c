@@ -60,8 +60,8 @@ rill_result rill__gpu_create(const rill__gpu_desc *desc, rill__gpu **out, rill_e
     fill_caps(&gpu->caps);
     for (uint32_t i = 0; i < gpu->desc.frames_in_flight; i++) {
         gpu->frames[i].scratch = rill__buf_create(
-            gpu, RILL__SCRATCH_FIRST_BYTES, RILL__BUF_STORAGE | RILL__BUF_UNIFORM | RILL__BUF_INDIRECT,
-            true, "frame scratch", err);
+            gpu, RILL__SCRATCH_FIRST_BYTES,
+            RILL__BUF_STORAGE | RILL__BUF_UNIFORM | RILL__BUF_INDIRECT, true, "frame scratch", err);
         if (!gpu->frames[i].scratch) {
             rill__gpu_destroy(gpu);
             return err ? err->code : RILL_ERR_OUT_OF_MEMORY;
