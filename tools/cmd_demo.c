@@ -73,6 +73,9 @@ static rill_entity put(gen *g, rill_entity parent, const char *name, float x, fl
     if (parent) {
         rill_world_set_parent(g->w, e, parent);
     }
+    if (!rill_array_push(&g->made, e)) {
+        g->made.len = 0; /* out of memory: the file lists its roots in slot order */
+    }
     return e;
 }
 
@@ -89,15 +92,36 @@ static rill_result out_path(char *path, size_t cap, const char *out, const char 
     return RILL_OK;
 }
 
-/* Writes every root entity of the scratch world into out/rel, then empties the world. */
-static rill_result save_roots(gen *g, const char *rel, rill_error *err) {
-    RILL_ARRAY(rill_entity) roots = {0};
+/* The scratch world's roots into *roots: in the order put() made them when it made every entity
+ * (a world that wrote a file before reuses its entity slots in another order, so slot order
+ * would make a file's bytes depend on what its world wrote before), else in slot order. */
+static bool list_roots(gen *g, demo_entities *roots) {
+    if (g->made.len == rill_world_entity_count(g->w)) {
+        for (uint32_t i = 0; i < g->made.len; i++) {
+            rill_entity e = g->made.data[i];
+            if (!rill_world_get_parent(g->w, e) && !rill_array_push(roots, e)) {
+                return false;
+            }
+        }
+        return true;
+    }
     rill_entity e;
     for (uint32_t it = 0; rill_world_entity_next(g->w, &it, &e);) {
-        if (!rill_world_get_parent(g->w, e) && !rill_array_push(&roots, e)) {
-            rill_array_free(&roots);
-            return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
+        if (!rill_world_get_parent(g->w, e) && !rill_array_push(roots, e)) {
+            return false;
         }
+    }
+    return true;
+}
+
+/* Writes every root entity of the scratch world into out/rel, then empties the world. */
+static rill_result save_roots(gen *g, const char *rel, rill_error *err) {
+    demo_entities roots = {0};
+    if (!list_roots(g, &roots)) {
+        rill_array_free(&roots);
+        g->made.len = 0;
+        rill_world_clear(g->w);
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
     }
     char path[1024];
     rill_strbuf text = {0};
@@ -112,6 +136,7 @@ static rill_result save_roots(gen *g, const char *rel, rill_error *err) {
     }
     rill_strbuf_free(&text);
     rill_array_free(&roots);
+    g->made.len = 0;
     rill_world_clear(g->w);
     return r;
 }
@@ -222,6 +247,32 @@ static uint32_t gen_district(gen *g, uint32_t variant, uint32_t budget, rill_err
 /* >>shared ----------------------------------------------------------------------------------- */
 
 /* The helpers the region generator (demo_region.c, `--km`) builds with (demo_gen.h). */
+rill_result demo_gen_open(demo_gen *g, const char *out, rill_error *err) {
+    memset(g, 0, sizeof *g);
+    g->out = out;
+    g->w = rill_world_create(NULL, NULL);
+    if (!g->w) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "demo world: out of memory");
+    }
+    rill_result r = rill_app_register_components(g->w, NULL, NULL, err);
+    if (r != RILL_OK) {
+        demo_gen_close(g);
+        return r;
+    }
+    g->ids.instance = rill_scene_register(g->w).instance;
+    g->ids.model = rill_world_find_component(g->w, "Model");
+    g->ids.point_light = rill_world_find_component(g->w, "PointLight");
+    g->ids.directional_light = rill_world_find_component(g->w, "DirectionalLight");
+    g->ids.channel_mask = rill_world_find_component(g->w, "ChannelMask");
+    return RILL_OK;
+}
+
+void demo_gen_close(demo_gen *g) {
+    rill_world_destroy(g->w);
+    rill_array_free(&g->made);
+    g->w = NULL;
+}
+
 rill_entity demo_gen_put(demo_gen *g, rill_entity parent, const char *name, float x, float y,
                          float z, float yaw) {
     return put(g, parent, name, x, y, z, yaw);
@@ -576,7 +627,8 @@ static rill_result generate(const char *out, uint32_t target, uint32_t *out_expe
     g->variants = big ? DEMO_DISTRICT_VARIANTS : 8u;
     g->styles = big ? g->variants : 2u;
     if ((r = out_path(path, sizeof(path), out, "models", err)) != RILL_OK ||
-        (r = rill_demo_write_assets(path, big ? 1024u : 128u, g->styles, err)) != RILL_OK) {
+        (r = rill_demo_write_assets(path, big ? 1024u : 128u, g->styles, g->jobs, err)) !=
+            RILL_OK) {
         return r;
     }
     /* District size: the target spread over at least 16 districts, at most 1000 entities each. */
@@ -851,6 +903,16 @@ static int demo_fly(const char *out, const char *pack, const char *fly_dir, uint
     return rill_cmd_fly(o->fly_frames > 0 ? 13 : 11, argv);
 }
 
+/* A line every 10 s while a long export runs (the 100 km^2 world's takes minutes). */
+static void export_progress(const rill_export_event *ev, void *user) {
+    double *last = user; /* when the last line was printed */
+    if (ev->type == RILL_EXPORT_EVENT_INPUT_DONE && ev->elapsed_sec - *last >= 10.0) {
+        *last = ev->elapsed_sec;
+        printf("exporting: %u of %u inputs done, %.0f s\n", ev->counts.done, ev->counts.inputs,
+               ev->elapsed_sec);
+    }
+}
+
 /* `--km K`: the region world (demo_region.c) and its fly path into out/fly_path.json. */
 static rill_result generate_region(demo_gen *g, uint32_t km, float density, const char *out,
                                    rill_error *err) {
@@ -907,7 +969,7 @@ int rill_cmd_demo(int argc, char **argv) {
     uint32_t target = DEMO_DEFAULT_ENTITIES;
     float budget_ms = 0.0f;
     bool no_load = false, no_render = false, fly_set = false;
-    uint32_t fly_frames = 0, km = 0;
+    uint32_t fly_frames = 0, km = 0, jobs_n = 0;
     float density = 1.0f;
     bool entities_set = false;
     demo_render_opts ro = {.width = 1280, .height = 720};
@@ -922,6 +984,7 @@ int rill_cmd_demo(int argc, char **argv) {
          .want = "milliseconds in [0.001, 10000]"},
         {"--fly-frames", RILL_CLI_OPT_U32, &fly_frames, .min = 0, .max = 1000000,
          .given = &fly_set},
+        {"--jobs", RILL_CLI_OPT_U32, &jobs_n, .min = 1, .max = 1024},
         {"--no-load", RILL_CLI_OPT_FLAG, &no_load},
         {"--no-render", RILL_CLI_OPT_FLAG, &no_render},
         {"--window", RILL_CLI_OPT_FLAG, &ro.window},
@@ -958,23 +1021,29 @@ int rill_cmd_demo(int argc, char **argv) {
         fprintf(stderr, "error: %s\n", err.msg);
         return 1;
     }
-    gen g = {.out = project};
-    g.w = rill_world_create(NULL, NULL);
-    if (!g.w || rill_app_register_components(g.w, NULL, NULL, &err) != RILL_OK) {
-        fprintf(stderr, "error: %s\n", g.w ? err.msg : "out of memory");
-        rill_world_destroy(g.w);
+    gen g;
+    if (demo_gen_open(&g, project, &err) != RILL_OK) {
+        fprintf(stderr, "error: %s\n", err.msg);
         return 1;
     }
-    g.ids.instance = rill_scene_register(g.w).instance;
-    g.ids.model = rill_world_find_component(g.w, "Model");
-    g.ids.point_light = rill_world_find_component(g.w, "PointLight");
-    g.ids.directional_light = rill_world_find_component(g.w, "DirectionalLight");
-    g.ids.channel_mask = rill_world_find_component(g.w, "ChannelMask");
+    /* --jobs 1: everything on this thread; else jobs - 1 workers (default: one per core) beside
+     * it. The generator and the export share them. */
+    rill_jobs *jobs = NULL;
+    if (jobs_n != 1u) {
+        jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = jobs_n ? jobs_n - 1u : 0u}, &err);
+        if (!jobs) {
+            fprintf(stderr, "error: %s\n", err.msg);
+            demo_gen_close(&g);
+            return 1;
+        }
+    }
+    g.jobs = jobs;
     uint64_t t0 = rill_time_ns();
     uint32_t expected = 0, districts = 0;
     rill_result r = km ? generate_region(&g, km, density, out, &err)
                        : generate(project, target, &expected, &districts, &g, &err);
-    rill_world_destroy(g.w);
+    demo_gen_close(&g);
+    rill_jobs_destroy(jobs); /* the export makes its own workers (--jobs of them) */
     if (r != RILL_OK) {
         fprintf(stderr, "error: writing the demo: %s\n", err.msg);
         return 1;
@@ -991,7 +1060,13 @@ int rill_cmd_demo(int argc, char **argv) {
     /* Exported as a user's project is: textures to .rmip (BC), LODs and edges baked, one pack. */
     rill_export_result xr;
     uint64_t x0 = rill_time_ns();
-    r = rill_export_run(&(rill_export_desc){.project_dir = project, .out_pack = pack}, &xr, &err);
+    double last_line = 0.0;
+    r = rill_export_run(&(rill_export_desc){.project_dir = project,
+                                            .out_pack = pack,
+                                            .jobs = jobs_n,
+                                            .progress = export_progress,
+                                            .progress_user = &last_line},
+                        &xr, &err);
     if (r != RILL_OK || xr.failure_count) {
         fprintf(stderr, "error: exporting the demo: %s\n",
                 r != RILL_OK ? err.msg : xr.failures[0].message);

@@ -138,8 +138,8 @@ static void texel(tex_kind k, uint32_t style, uint32_t x, uint32_t y, uint32_t n
     out[3] = 255;
 }
 
-/* n x n. The demo world uses 1024: big enough that texture streaming matters (a BC7 chain ~1.4 MB,
- * its "#low" tail ~87 KB), as in a real city's materials. */
+/* n x n into px (n * n * 4 bytes). The demo world uses 1024: big enough that texture streaming
+ * matters (a BC7 chain ~1.4 MB, its "#low" tail ~87 KB), as in a real city's materials. */
 static rill_result write_texture(const char *dir, tex_kind k, uint32_t style, uint32_t n,
                                  uint8_t *px, rill_error *err) {
     for (uint32_t y = 0; y < n; y++) {
@@ -153,19 +153,55 @@ static rill_result write_texture(const char *dir, tex_kind k, uint32_t style, ui
     return rill_image_write_png(path, px, n, n, 4, err);
 }
 
-/* Every shared kind once and every styled kind in each of `styles` styles. */
-static rill_result write_textures(const char *dir, uint32_t n, uint32_t styles, rill_error *err) {
-    uint8_t *px = malloc((size_t)n * n * 4u);
-    if (!px) {
-        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
+typedef struct tex_job {
+    tex_kind kind;
+    uint32_t style;
+    rill_result res;
+    rill_error err;
+} tex_job;
+
+typedef struct tex_batch {
+    const char *dir;
+    uint32_t n;
+    tex_job *jobs;
+} tex_batch;
+
+/* Each texture its own pixels, so textures encode on every worker at once (the PNG encoder is
+ * most of a big world's generation time). */
+static void tex_range(void *arg, uint32_t begin, uint32_t end, uint32_t index) {
+    (void)index;
+    tex_batch *b = arg;
+    uint8_t *px = rill_malloc((size_t)b->n * b->n * 4u);
+    for (uint32_t i = begin; i < end; i++) {
+        tex_job *j = &b->jobs[i];
+        j->res = px ? write_texture(b->dir, j->kind, j->style, b->n, px, &j->err)
+                    : rill_error_set(&j->err, RILL_ERR_OUT_OF_MEMORY, "textures: out of memory");
     }
-    rill_result r = RILL_OK;
-    for (int k = 0; r == RILL_OK && k < TEX_NUM; k++) {
-        for (uint32_t s = 0; r == RILL_OK && s < (tex_styled((tex_kind)k) ? styles : 1u); s++) {
-            r = write_texture(dir, (tex_kind)k, s, n, px, err);
+    rill_free(px);
+}
+
+static rill_result write_textures(const char *dir, uint32_t n, uint32_t styles, rill_jobs *jobs,
+                                  rill_error *err) {
+    /* Every shared kind once, every styled kind in each style. */
+    tex_job *list = rill_calloc((size_t)TEX_NUM * styles, sizeof *list);
+    if (!list) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "textures: out of memory");
+    }
+    uint32_t count = 0;
+    for (int k = 0; k < TEX_NUM; k++) {
+        for (uint32_t s = 0; s < (tex_styled((tex_kind)k) ? styles : 1u); s++) {
+            list[count++] = (tex_job){.kind = (tex_kind)k, .style = s};
         }
     }
-    free(px);
+    tex_batch b = {dir, n, list};
+    rill_jobs_for(jobs, count, 1, tex_range, &b);
+    rill_result r = RILL_OK;
+    for (uint32_t i = 0; r == RILL_OK && i < count; i++) { /* the first failure, in order */
+        if ((r = list[i].res) != RILL_OK && err) {
+            *err = list[i].err;
+        }
+    }
+    rill_free(list);
     return r;
 }
 
@@ -647,13 +683,13 @@ static rill_result write_model(const char *dir, uint32_t i, uint32_t l, uint32_t
 }
 
 rill_result rill_demo_write_assets(const char *models_dir, uint32_t texture_size, uint32_t styles,
-                                   rill_error *err) {
+                                   rill_jobs *jobs, rill_error *err) {
     char tex_dir[1100];
     snprintf(tex_dir, sizeof tex_dir, "%s/textures", models_dir);
     styles = RILL_MAX(styles, 1u);
     rill_result r = rill_dir_create_all(tex_dir, err);
     if (r == RILL_OK) {
-        r = write_textures(tex_dir, texture_size, styles, err);
+        r = write_textures(tex_dir, texture_size, styles, jobs, err);
     }
     /* Levels written per model (the base included); 1 = none authored, export bakes them. The
      * buildings (0..3) and the ground (8) are written once per style. */

@@ -16,10 +16,16 @@ typedef struct demo_ids {
 } demo_ids;
 
 /* A generator's state: entities are made in the scratch world w, then written under `out` as
- * one scene file (demo_gen_save_roots), which empties w again. */
+ * one scene file (demo_gen_save_roots), which empties w again. Work spread over jobs (NULL: one
+ * thing after another) writes the same bytes; each job writes with a scratch generator of its own
+ * (demo_gen_open). */
+typedef RILL_ARRAY(rill_entity) demo_entities;
+
 typedef struct demo_gen {
     rill_world *w;
+    demo_entities made; /* every entity demo_gen_put made since the last file, in order */
     demo_ids ids;
+    rill_jobs *jobs;
     const char *out;
     uint64_t bytes_written;
     uint32_t files_written;
@@ -31,6 +37,11 @@ typedef struct demo_gen {
  * districts/district_N.rsn. */
 #define DEMO_DISTRICT_SIZE 200.0f /* metres between district centres */
 #define DEMO_DISTRICT_MAX_ENTITIES 1000u
+
+/* Makes g's scratch world (every engine component registered) for writing under out. */
+rill_result demo_gen_open(demo_gen *g, const char *out, rill_error *err);
+/* Destroys g's world. */
+void demo_gen_close(demo_gen *g);
 
 /* An entity at (x, y, z) turned by yaw about +Y, named when name is not NULL, under parent when
  * it is not 0. */

@@ -17,6 +17,7 @@
 #include "demo_gen.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -340,42 +341,221 @@ static rill_result make_dirs(demo_gen *g, rill_error *err) {
     return res;
 }
 
+/* >>parallel ---------------------------------------------------------------------------------- */
+
+/* Scratch generators for work spread over the job system: one per thread that can take part, each
+ * with its own world, made on the main thread. A job takes a free one for its run (at most that
+ * many jobs run at once) and gives it back; each scene file is numbered on its own, so which
+ * generator writes it does not change its bytes. */
+typedef struct gen_pool {
+    demo_gen *gens;
+    _Atomic uint32_t *busy;
+    uint32_t count;
+} gen_pool;
+
+static void pool_close(gen_pool *p) {
+    for (uint32_t i = 0; p->gens && i < p->count; i++) {
+        demo_gen_close(&p->gens[i]);
+    }
+    rill_free(p->gens);
+    rill_free((void *)p->busy);
+    memset(p, 0, sizeof *p);
+}
+
+static rill_result pool_open(gen_pool *p, const demo_gen *g, rill_error *err) {
+    memset(p, 0, sizeof *p);
+    uint32_t n = g->jobs ? rill_jobs_worker_count(g->jobs) + 1u : 1u;
+    p->gens = rill_calloc(n, sizeof *p->gens);
+    p->busy = rill_calloc(n, sizeof *p->busy);
+    if (!p->gens || !p->busy) {
+        pool_close(p);
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "region: out of memory");
+    }
+    for (p->count = 0; p->count < n; p->count++) {
+        rill_result r = demo_gen_open(&p->gens[p->count], g->out, err);
+        if (r != RILL_OK) {
+            pool_close(p);
+            return r;
+        }
+        p->gens[p->count].variants = g->variants, p->gens[p->count].styles = g->styles;
+    }
+    return RILL_OK;
+}
+
+static demo_gen *pool_take(gen_pool *p) {
+    for (;;) { /* one is always free: no more jobs run at once than there are generators */
+        for (uint32_t i = 0; i < p->count; i++) {
+            uint32_t free_ = 0;
+            if (atomic_compare_exchange_strong(&p->busy[i], &free_, 1u)) {
+                return &p->gens[i];
+            }
+        }
+    }
+}
+
+static void pool_give(gen_pool *p, demo_gen *g) {
+    atomic_store(&p->busy[g - p->gens], 0u);
+}
+
+/* The bytes and files every generator of the pool wrote, added to g's. */
+static void pool_count_into(const gen_pool *p, demo_gen *g) {
+    for (uint32_t i = 0; i < p->count; i++) {
+        g->bytes_written += p->gens[i].bytes_written, g->files_written += p->gens[i].files_written;
+    }
+}
+
+/* One scene file to write: what it holds once written, or how it failed. */
+typedef struct cell_job {
+    uint32_t index; /* a variant, or a cell (cz * side + cx) */
+    uint32_t count; /* entities */
+    float lo, hi;   /* a country cell's height range */
+    rill_result res;
+    rill_error err;
+} cell_job;
+
+typedef struct cell_batch {
+    gen_pool *pool;
+    const demo_region *r;
+    float density;
+    cell_job *jobs;
+    uint32_t count;
+    _Atomic uint32_t done; /* for the progress lines */
+    uint64_t t0;
+} cell_batch;
+
+/* The first failure in order, into err. */
+static rill_result batch_result(const cell_batch *b, rill_error *err) {
+    for (uint32_t i = 0; i < b->count; i++) {
+        if (b->jobs[i].res != RILL_OK) {
+            if (err) {
+                *err = b->jobs[i].err;
+            }
+            return b->jobs[i].res;
+        }
+    }
+    return RILL_OK;
+}
+
+/* Variants [begin, end): the city core variants first, then the suburb variants. */
+static void variant_range(void *arg, uint32_t begin, uint32_t end, uint32_t index) {
+    (void)index;
+    cell_batch *b = arg;
+    demo_gen *g = pool_take(b->pool);
+    uint32_t per = scaled(DEMO_DISTRICT_MAX_ENTITIES, b->density);
+    for (uint32_t i = begin; i < end; i++) {
+        cell_job *j = &b->jobs[i];
+        if (j->index < g->variants) {
+            j->count = demo_gen_city_district(g, j->index, RILL_MAX(per, 20u), &j->err, &j->res);
+        } else {
+            j->count = write_suburb(g, j->index - g->variants, b->density, &j->res, &j->err);
+        }
+    }
+    pool_give(b->pool, g);
+}
+
+/* Countryside cells [begin, end): each its own scene file; a progress line at every tenth. */
+static void country_range(void *arg, uint32_t begin, uint32_t end, uint32_t index) {
+    (void)index;
+    cell_batch *b = arg;
+    demo_gen *g = pool_take(b->pool);
+    for (uint32_t i = begin; i < end; i++) {
+        cell_job *j = &b->jobs[i];
+        uint32_t cx = j->index % b->r->side, cz = j->index / b->r->side;
+        char rel[64];
+        j->count = country_cell(g, b->r, cx, cz, b->density, &j->lo, &j->hi);
+        j->lo -= 1.0f; /* the box holds what stands on the ground */
+        snprintf(rel, sizeof rel, "country/c_%u_%u.rsn", cx, cz);
+        j->res = demo_gen_save_roots(g, rel, &j->err);
+    }
+    pool_give(b->pool, g);
+    uint32_t n = end - begin, done = atomic_fetch_add(&b->done, n) + n;
+    if ((done - n) * 10u / b->count != done * 10u / b->count) {
+        printf("  countryside: %u of %u cells, %.1f s\n", done, b->count,
+               (double)(rill_time_ns() - b->t0) * 1e-9);
+    }
+}
+
 /* >>generate ---------------------------------------------------------------------------------- */
 
 /* The city core and suburb variants (models and textures first). sizes get each one's count. */
-static rill_result write_variants(demo_gen *g, const demo_region *r, float density,
-                                  uint32_t core_sizes[16], uint32_t suburb_sizes[8],
+static rill_result write_variants(demo_gen *g, gen_pool *pool, const demo_region *r,
+                                  float density, uint32_t core_sizes[16], uint32_t suburb_sizes[8],
                                   rill_error *err) {
-    uint32_t cells = r->side * r->side;
-    bool big = (float)cells * 300.0f * density >= (float)REGION_BIG_TEXTURES_FROM;
-    g->variants = big ? 16u : 8u;
-    g->styles = big ? g->variants : 2u;
     char path[1024];
     rill_result res = demo_gen_out_path(path, sizeof path, g->out, "models", err);
     if (res == RILL_OK) {
-        res = rill_demo_write_assets(path, big ? 1024u : 128u, g->styles, err);
+        bool big = (float)(r->side * r->side) * 300.0f * density >= (float)REGION_BIG_TEXTURES_FROM;
+        res = rill_demo_write_assets(path, big ? 1024u : 128u, g->styles, g->jobs, err);
     }
-    uint32_t per = scaled(DEMO_DISTRICT_MAX_ENTITIES, density);
-    for (uint32_t v = 0; res == RILL_OK && v < g->variants; v++) {
-        core_sizes[v] = demo_gen_city_district(g, v, RILL_MAX(per, 20u), err, &res);
+    cell_job jobs[16u + REGION_SUBURB_VARIANTS];
+    memset(jobs, 0, sizeof jobs);
+    cell_batch b = {.pool = pool, .density = density, .jobs = jobs,
+                    .count = g->variants + REGION_SUBURB_VARIANTS};
+    for (uint32_t v = 0; v < b.count; v++) {
+        jobs[v].index = v;
     }
-    for (uint32_t v = 0; res == RILL_OK && v < REGION_SUBURB_VARIANTS; v++) {
-        suburb_sizes[v] = write_suburb(g, v, density, &res, err);
+    if (res == RILL_OK) {
+        rill_jobs_for(g->jobs, b.count, 1, variant_range, &b);
+        res = batch_result(&b, err);
+    }
+    for (uint32_t v = 0; res == RILL_OK && v < b.count; v++) {
+        if (v < g->variants) {
+            core_sizes[v] = jobs[v].count;
+        } else {
+            suburb_sizes[v - g->variants] = jobs[v].count;
+        }
     }
     return res;
+}
+
+/* Every countryside cell's scene file; counts and height ranges per cell into `range` and the
+ * world's entity count. */
+static rill_result write_country(demo_gen *g, gen_pool *pool, const demo_region *r, float density,
+                                 float (*range)[2], demo_region_result *out, rill_error *err) {
+    uint32_t cells = r->side * r->side, n = 0;
+    cell_job *jobs = rill_calloc(cells, sizeof *jobs);
+    if (!jobs) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "region: out of memory");
+    }
+    for (uint32_t i = 0; i < cells; i++) {
+        if (r->kinds[i] == DEMO_REGION_COUNTRY) {
+            jobs[n++].index = i;
+        }
+    }
+    cell_batch b = {.pool = pool, .r = r, .density = density, .jobs = jobs, .count = n,
+                    .t0 = rill_time_ns()};
+    rill_jobs_for(g->jobs, n, 4, country_range, &b);
+    rill_result res = batch_result(&b, err);
+    for (uint32_t i = 0; res == RILL_OK && i < n; i++) {
+        range[jobs[i].index][0] = jobs[i].lo, range[jobs[i].index][1] = jobs[i].hi;
+        out->entities += jobs[i].count;
+    }
+    out->country = n;
+    rill_free(jobs);
+    return res;
+}
+
+static double seconds_since(uint64_t t0) {
+    return (double)(rill_time_ns() - t0) * 1e-9;
 }
 
 rill_result demo_region_generate(demo_gen *g, uint32_t km, float density, const char *fly_path,
                                  demo_region_result *out, rill_error *err) {
     memset(out, 0, sizeof *out);
     demo_region r;
-    rill_result res = demo_region_layout(&r, km, err);
+    uint64_t t0 = rill_time_ns();
+    rill_result res = demo_region_layout(&r, km, g->jobs, err);
     if (res != RILL_OK) {
         return res;
     }
+    printf("  layout (cells, roads, heights, splat map): %.1f s\n", seconds_since(t0));
     uint32_t cells = r.side * r.side, core_sizes[16] = {0}, suburb_sizes[8] = {0};
     uint32_t *core_variant = rill_calloc(cells, sizeof *core_variant);
     float(*range)[2] = rill_calloc(cells, sizeof *range);
+    bool big = (float)cells * 300.0f * density >= (float)REGION_BIG_TEXTURES_FROM;
+    g->variants = big ? 16u : 8u;
+    g->styles = big ? g->variants : 2u;
+    gen_pool pool = {0};
     if (!core_variant || !range) {
         res = rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "region: out of memory");
     }
@@ -383,7 +563,17 @@ rill_result demo_region_generate(demo_gen *g, uint32_t km, float density, const 
         res = make_dirs(g, err);
     }
     if (res == RILL_OK) {
-        res = write_variants(g, &r, density, core_sizes, suburb_sizes, err);
+        res = pool_open(&pool, g, err);
+    }
+    if (res == RILL_OK) {
+        t0 = rill_time_ns();
+        res = write_variants(g, &pool, &r, density, core_sizes, suburb_sizes, err);
+        printf("  models, textures and %u district kinds: %.1f s\n",
+               g->variants + REGION_SUBURB_VARIANTS, seconds_since(t0));
+    }
+    if (res == RILL_OK) {
+        t0 = rill_time_ns();
+        res = write_country(g, &pool, &r, density, range, out, err);
     }
     for (uint32_t i = 0; res == RILL_OK && i < cells; i++) {
         uint32_t cx = i % r.side, cz = i / r.side;
@@ -393,15 +583,10 @@ rill_result demo_region_generate(demo_gen *g, uint32_t km, float density, const 
         } else if (r.kinds[i] == DEMO_REGION_SUBURB) {
             out->entities += suburb_sizes[(cx * 3u + cz * 5u) % REGION_SUBURB_VARIANTS];
             out->suburbs++;
-        } else {
-            char rel[64];
-            out->entities += country_cell(g, &r, cx, cz, density, &range[i][0], &range[i][1]);
-            range[i][0] -= 1.0f; /* the box holds what stands on the ground */
-            snprintf(rel, sizeof rel, "country/c_%u_%u.rsn", cx, cz);
-            res = demo_gen_save_roots(g, rel, err);
-            out->country++;
         }
     }
+    pool_count_into(&pool, g);
+    pool_close(&pool);
     if (res == RILL_OK) {
         camera_and_sun(g, &r);
         cell_instances(g, &r, core_variant, (const float(*)[2])range);

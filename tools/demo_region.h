@@ -71,8 +71,9 @@ typedef struct demo_region {
 } demo_region;
 
 /* Lays out a km x km region (1 <= km <= DEMO_REGION_MAX_KM): cities, cell kinds, roads, heights,
- * splat map and fly path. Deterministic. */
-rill_result demo_region_layout(demo_region *r, uint32_t km, rill_error *err);
+ * splat map and fly path. Deterministic: the heights and splat map are computed in rows on jobs'
+ * workers (NULL: on this thread), the same values either way. */
+rill_result demo_region_layout(demo_region *r, uint32_t km, rill_jobs *jobs, rill_error *err);
 void demo_region_free(demo_region *r);
 
 /* The cell (cx, cz) centre's world x and z. */

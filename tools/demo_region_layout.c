@@ -219,17 +219,24 @@ static float height01(const demo_region *r, float x, float z) {
     return fminf(fmaxf(h, 0.0f), 1.0f);
 }
 
-static rill_result make_heights(demo_region *r, rill_error *err) {
-    r->heights = rill_malloc((size_t)r->samples * r->samples * sizeof(uint16_t));
-    if (!r->heights) {
-        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "region heights: out of memory");
-    }
-    for (uint32_t z = 0; z < r->samples; z++) {
+/* Rows [begin, end) of the heights. */
+static void heights_rows(void *arg, uint32_t begin, uint32_t end, uint32_t index) {
+    (void)index;
+    demo_region *r = arg;
+    for (uint32_t z = begin; z < end; z++) {
         for (uint32_t x = 0; x < r->samples; x++) {
             float v = height01(r, r->corner + (float)x * r->step, r->corner + (float)z * r->step);
             r->heights[(size_t)z * r->samples + x] = (uint16_t)(v * 65535.0f + 0.5f);
         }
     }
+}
+
+static rill_result make_heights(demo_region *r, rill_jobs *jobs, rill_error *err) {
+    r->heights = rill_malloc((size_t)r->samples * r->samples * sizeof(uint16_t));
+    if (!r->heights) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "region heights: out of memory");
+    }
+    rill_jobs_for(jobs, r->samples, 16, heights_rows, r);
     return RILL_OK;
 }
 
@@ -271,18 +278,13 @@ static bool field_at(const demo_region *r, float x, float z) {
     return fmodf(lx, 48.0f) < 40.0f && fmodf(z + r->half, DEMO_REGION_CELL) > 8.0f;
 }
 
-/* The splat map: the road layer on the roads and on the suburbs' streets (every 50 m, 7 m wide,
- * as the city's blocks), the field layer on fields, grass elsewhere. Row 0 is the terrain's first
- * row of samples (z = corner), as the heights. */
-static rill_result make_splat(demo_region *r, rill_error *err) {
-    uint32_t n = RILL_MIN(r->chunks * 32u, DEMO_REGION_SPLAT_MAX);
-    r->splat_side = n;
-    r->splat = rill_malloc((size_t)n * n * 4u);
-    if (!r->splat) {
-        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "region splat map: out of memory");
-    }
+/* Rows [begin, end) of the splat map. */
+static void splat_rows(void *arg, uint32_t begin, uint32_t end, uint32_t index) {
+    (void)index;
+    demo_region *r = arg;
+    uint32_t n = r->splat_side;
     float size = (float)r->chunks * DEMO_REGION_TERRAIN_CHUNK, texel = size / (float)n;
-    for (uint32_t v = 0; v < n; v++) {
+    for (uint32_t v = begin; v < end; v++) {
         for (uint32_t u = 0; u < n; u++) {
             float x = r->corner + ((float)u + 0.5f) * texel,
                   z = r->corner + ((float)v + 0.5f) * texel;
@@ -303,6 +305,19 @@ static rill_result make_splat(demo_region *r, rill_error *err) {
             px[3] = 0;
         }
     }
+}
+
+/* The splat map: the road layer on the roads and on the suburbs' streets (every 50 m, 7 m wide,
+ * as the city's blocks), the field layer on fields, grass elsewhere. Row 0 is the terrain's first
+ * row of samples (z = corner), as the heights. */
+static rill_result make_splat(demo_region *r, rill_jobs *jobs, rill_error *err) {
+    uint32_t n = RILL_MIN(r->chunks * 32u, DEMO_REGION_SPLAT_MAX);
+    r->splat_side = n;
+    r->splat = rill_malloc((size_t)n * n * 4u);
+    if (!r->splat) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "region splat map: out of memory");
+    }
+    rill_jobs_for(jobs, n, 16, splat_rows, r);
     return RILL_OK;
 }
 
@@ -347,7 +362,7 @@ static void plan_flight(demo_region *r) {
 
 /* >>layout ------------------------------------------------------------------------------------ */
 
-rill_result demo_region_layout(demo_region *r, uint32_t km, rill_error *err) {
+rill_result demo_region_layout(demo_region *r, uint32_t km, rill_jobs *jobs, rill_error *err) {
     memset(r, 0, sizeof *r);
     if (km < 1u || km > DEMO_REGION_MAX_KM) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "region: %u km is not in [1, %u]", km,
@@ -368,9 +383,9 @@ rill_result demo_region_layout(demo_region *r, uint32_t km, rill_error *err) {
     place_cities(r);
     lay_roads(r);
     classify_cells(r);
-    rill_result res = make_heights(r, err);
+    rill_result res = make_heights(r, jobs, err);
     if (res == RILL_OK) {
-        res = make_splat(r, err);
+        res = make_splat(r, jobs, err);
     }
     if (res == RILL_OK) {
         plan_flight(r);

@@ -1481,6 +1481,20 @@ districts ([1-9][0-9]* city core, [1-9][0-9]* suburb, [1-9][0-9]* countryside)"
     tail -2 region/fly_path.json | grep -q '"pos": \[[-0-9.]*, 500.0,' ||
         fail "the fly path does not end at the 500 m overview"
     ;;
+demo_region_jobs)
+    # The generator spreads the textures, the district kinds and the countryside cells over
+    # worker threads (--jobs N, default one per core): every file it writes is the same, byte for
+    # byte, as one thread writes (--jobs 1), and it says how far it has got.
+    run 2 demo --out bad --km 2 --jobs 0 --no-load
+    run 0 demo --out one --km 2 --density 0.05 --no-load --jobs 1
+    expect_out "countryside: [0-9]* of [0-9]* cells"
+    expect_out "generated region: 2 x 2 km"
+    run 0 demo --out four --km 2 --density 0.05 --no-load --jobs 4
+    [ "$(ls four/project/country | wc -l)" -ge 10 ] || fail "fewer than 10 countryside scenes"
+    [ "$(ls four/project/models/textures | wc -l)" -ge 10 ] || fail "fewer than 10 textures"
+    diff -r one/project four/project >diff.txt ||
+        fail "--jobs 4 wrote other files than --jobs 1: $(head -5 diff.txt)"
+    ;;
 run_demo_window)
     # The demo world in the viewer (its own case: generating and exporting the demo takes most
     # of a minute on a loaded 2-core machine).

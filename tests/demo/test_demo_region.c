@@ -2,8 +2,8 @@
  * suburbs and countryside, roads that leave every city, a terrain flat under the towns and along
  * the roads and hilly elsewhere, a splat map that paints the roads, and a fly path that crosses the
  * region low (within DEMO_REGION_LOW + a margin of the ground) and climbs to the overview height;
- * a harbour basin in the east margin under the sea's level with a dry rim; sizes outside
- * [1, DEMO_REGION_MAX_KM] are refused. */
+ * a harbour basin in the east margin under the sea's level with a dry rim; the same layout from
+ * worker threads as from one; sizes outside [1, DEMO_REGION_MAX_KM] are refused. */
 #include "rill_test.h"
 
 #include <math.h>
@@ -30,7 +30,7 @@ static uint32_t splat_road(const demo_region *r, float x, float z) {
 static void check_region(uint32_t km, demo_region *out) {
     demo_region r;
     rill_error err = {0};
-    assert_int_equal(demo_region_layout(&r, km, &err), RILL_OK);
+    assert_int_equal(demo_region_layout(&r, km, NULL, &err), RILL_OK);
     assert_int_equal(r.side, km * 5u);
     assert_true(r.city_count >= 1u);
     uint32_t cores = count_kind(&r, DEMO_REGION_CORE), suburbs = count_kind(&r, DEMO_REGION_SUBURB),
@@ -125,12 +125,33 @@ static void test_ten_km(void **state) {
     demo_region_free(&r);
 }
 
+/* Heights and splat map computed in rows on worker threads are the same values as on one thread:
+ * `rill demo --jobs N` writes the same terrain files whatever N. */
+static void test_jobs_same_layout(void **state) {
+    (void)state;
+    rill_error err = {0};
+    rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = 3}, &err);
+    assert_non_null(jobs);
+    demo_region one, many;
+    assert_int_equal(demo_region_layout(&one, 3, NULL, &err), RILL_OK);
+    assert_int_equal(demo_region_layout(&many, 3, jobs, &err), RILL_OK);
+    assert_int_equal(one.samples, many.samples);
+    assert_int_equal(one.splat_side, many.splat_side);
+    assert_memory_equal(one.heights, many.heights,
+                        (size_t)one.samples * one.samples * sizeof *one.heights);
+    assert_memory_equal(one.splat, many.splat, (size_t)one.splat_side * one.splat_side * 4u);
+    assert_memory_equal(one.keys, many.keys, sizeof one.keys);
+    demo_region_free(&one);
+    demo_region_free(&many);
+    rill_jobs_destroy(jobs);
+}
+
 static void test_sizes_refused(void **state) {
     (void)state;
     demo_region r;
     rill_error err = {0};
-    assert_int_equal(demo_region_layout(&r, 0, &err), RILL_ERR_INVALID_ARGUMENT);
-    assert_int_equal(demo_region_layout(&r, DEMO_REGION_MAX_KM + 1u, &err),
+    assert_int_equal(demo_region_layout(&r, 0, NULL, &err), RILL_ERR_INVALID_ARGUMENT);
+    assert_int_equal(demo_region_layout(&r, DEMO_REGION_MAX_KM + 1u, NULL, &err),
                      RILL_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(err.msg, "km"));
 }
@@ -139,6 +160,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_km),
         cmocka_unit_test(test_ten_km),
+        cmocka_unit_test(test_jobs_same_layout),
         cmocka_unit_test(test_sizes_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
