@@ -935,7 +935,7 @@ static rill_result generate_region(demo_gen *g, uint32_t km, float density, cons
 
 static void demo_usage(FILE *f) {
     fprintf(f,
-            "usage: rill demo [--out DIR] [--entities N] [--budget-ms N] [--no-load]\n"
+            "usage: rill demo [--out DIR] [--entities N] [--budget-ms N] [--jobs N] [--no-load]\n"
             "                 [--size WxH] [--no-render] [--fly-frames N] [--window [--frames N]]\n"
             "       rill demo --km K [--density F] [same options but --entities]\n"
             "\n"
@@ -949,7 +949,8 @@ static void demo_usage(FILE *f) {
             "--path DIR/fly_path.json --speed 40 --size WxH --no-render`: out and back;\n"
             "--fly-frames N stops after N frames, 0 skips it). With --window it then opens the\n"
             "world in the `rill run` viewer (needs a display; --frames N quits after N frames,\n"
-            "and is refused without --window).\n"
+            "and is refused without --window). --jobs N: threads that generate and export\n"
+            "(default one per core; the files are the same whatever N).\n"
             "The counts printed exceed N: N is the scene entities written (whole districts, so\n"
             "rounded up), and each Model entity, when its model loads, spawns the model's glTF\n"
             "node tree as child entities (a building is several nodes), which `rill fly` and the\n"
