@@ -14,7 +14,8 @@
 /* texture_size: the side of every texture (1024 for the real demo, 128 for small test worlds). */
 /* styles: how many sets of facade, roof and paving images (and of the buildings and ground tile
  * that name them) to write; style 0 keeps the plain names, style N adds "_sN". */
-/* jobs: the textures are encoded on its workers (NULL: one after another); the bytes are the same. */
+/* jobs: the textures are encoded on its workers (NULL: one after another); the bytes are the same.
+ */
 rill_result rill_demo_write_assets(const char *models_dir, uint32_t texture_size, uint32_t styles,
                                    rill_jobs *jobs, rill_error *err);
 

@@ -478,8 +478,8 @@ static void country_range(void *arg, uint32_t begin, uint32_t end, uint32_t inde
 /* >>generate ---------------------------------------------------------------------------------- */
 
 /* The city core and suburb variants (models and textures first). sizes get each one's count. */
-static rill_result write_variants(demo_gen *g, gen_pool *pool, const demo_region *r,
-                                  float density, uint32_t core_sizes[16], uint32_t suburb_sizes[8],
+static rill_result write_variants(demo_gen *g, gen_pool *pool, const demo_region *r, float density,
+                                  uint32_t core_sizes[16], uint32_t suburb_sizes[8],
                                   rill_error *err) {
     char path[1024];
     rill_result res = demo_gen_out_path(path, sizeof path, g->out, "models", err);
@@ -489,7 +489,9 @@ static rill_result write_variants(demo_gen *g, gen_pool *pool, const demo_region
     }
     cell_job jobs[16u + REGION_SUBURB_VARIANTS];
     memset(jobs, 0, sizeof jobs);
-    cell_batch b = {.pool = pool, .density = density, .jobs = jobs,
+    cell_batch b = {.pool = pool,
+                    .density = density,
+                    .jobs = jobs,
                     .count = g->variants + REGION_SUBURB_VARIANTS};
     for (uint32_t v = 0; v < b.count; v++) {
         jobs[v].index = v;
@@ -522,8 +524,8 @@ static rill_result write_country(demo_gen *g, gen_pool *pool, const demo_region 
             jobs[n++].index = i;
         }
     }
-    cell_batch b = {.pool = pool, .r = r, .density = density, .jobs = jobs, .count = n,
-                    .t0 = rill_time_ns()};
+    cell_batch b = {
+        .pool = pool, .r = r, .density = density, .jobs = jobs, .count = n, .t0 = rill_time_ns()};
     rill_jobs_for(g->jobs, n, 4, country_range, &b);
     rill_result res = batch_result(&b, err);
     for (uint32_t i = 0; res == RILL_OK && i < n; i++) {
