@@ -8,91 +8,16 @@
  * water mirrors a red wall standing in it, and waves bend the straight edge of a submerged slab
  * (refraction offsets).
  * RILL_OCEAN_PNG_DIR=dir writes each frame a test reads, to look at. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-
-#include <cmocka.h>
-
-#include "golden.h"
-#include "render_test.h"
-
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#define WATER_PNG_ENV "RILL_OCEAN_PNG_DIR"
+#include "water_fixture.h"
 
 #include "rill/channels.h"
-#include "rill/render.h"
-#include "rill/render/ocean.h"
-#include "rill/render/reflections.h"
-#include "rill/scene.h"
-
-#define W 48
-#define H 48
-
-static char logged[8192];
-
-static void log_sink(rill_log_level level, const char *module, const char *msg, void *user) {
-    (void)level, (void)module, (void)user;
-    size_t n = strlen(logged);
-    snprintf(logged + n, sizeof(logged) - n, "%s\n", msg);
-}
-
-static int count_of(const char *hay, const char *needle) {
-    int n = 0;
-    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle)) {
-        n++;
-    }
-    return n;
-}
-
-typedef struct fixture {
-    rill_renderer *r;
-    rill_render_snapshot snap;
-    rill_render_water_surface sea;
-    uint8_t px[W * H * 4];
-} fixture;
-
-static rill_renderer *make_renderer(rill_render_quality q) {
-    return render_test_renderer(
-        (rill_renderer_desc){.width = W, .height = H, .shadow_map_size = 256, .quality = q});
-}
-
-static int setup(void **state) {
-    fixture *f = rill_calloc(1, sizeof(*f));
-    f->r = make_renderer(RILL_RENDER_QUALITY_LOW);
-    if (!f->r) {
-        rill_free(f);
-        return -1;
-    }
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fixture *f = *state;
-    render_test_destroy_clean(f->r, false);
-    rill_free(f);
-    return 0;
-}
 
 /* The sea (its surface y = 0, nothing under it) seen from eye toward `at` under a sun, with a
  * bright sky light (the image-based light's cube is the ambient colour without a sky). */
 static void scene(fixture *f, const float eye[3], const float at[3], bool water) {
-    memset(&f->snap, 0, sizeof(f->snap));
-    mat4 inv;
-    render_test_look_at(inv, eye, at);
-    memcpy(f->snap.view.world_from_view, inv, sizeof(mat4));
-    f->snap.view.fov_y = 0.8f;
-    f->snap.view.far_plane = 5000.0f;
-    f->snap.has_sun = true;
-    f->snap.sun.color[0] = f->snap.sun.color[1] = f->snap.sun.color[2] = 1.0f;
-    f->snap.sun.illuminance = 2.0f;
-    f->snap.sun.direction[0] = 0.3f, f->snap.sun.direction[1] = -1.0f,
-    f->snap.sun.direction[2] = 0.5f;
-    f->snap.ambient[0] = 0.6f, f->snap.ambient[1] = 0.7f, f->snap.ambient[2] = 0.9f;
+    look(f, eye, at, 0.8f, 5000.0f);
+    sky_light(f, 2.0f, 0.3f, 0.5f, (float[3]){0.6f, 0.7f, 0.9f});
     memset(&f->sea, 0, sizeof(f->sea));
     mat4 id = GLM_MAT4_IDENTITY_INIT;
     memcpy(f->sea.world_from_water, id, sizeof(id));
@@ -104,40 +29,10 @@ static void scene(fixture *f, const float eye[3], const float at[3], bool water)
     }
 }
 
-static void render(fixture *f, rill_renderer *r, int frames, const char *name) {
-    rill_error err = {0};
-    for (int i = 0; i < frames; i++) {
-        assert_int_equal(rill_renderer_render(r, &f->snap, &err), RILL_OK);
-    }
-    if (rill_renderer_read_pixels(r, f->px, sizeof(f->px), &err) != RILL_OK) {
-        fail_msg("read_pixels: %s", err.msg);
-    }
-    const char *dir = getenv("RILL_OCEAN_PNG_DIR");
-    if (dir && name) {
-        char path[512];
-        snprintf(path, sizeof(path), "%s/%s.png", dir, name);
-        assert_int_equal(rill_renderer_write_png(r, path, &err), RILL_OK);
-    }
-}
-
-static int differing(const uint8_t *a, const uint8_t *b) {
-    int n = 0;
-    for (int i = 0; i < W * H; i++) {
-        n += memcmp(&a[i * 4], &b[i * 4], 3) != 0;
-    }
-    return n;
-}
-
-/* Mean R + G + B (0..765) over the 6 x 6 pixels around (x, y). */
 static double sum_at(const uint8_t *px, int x, int y) {
-    double s = 0.0;
-    for (int j = y - 3; j < y + 3; j++) {
-        for (int i = x - 3; i < x + 3; i++) {
-            const uint8_t *p = px + ((size_t)j * W + (size_t)i) * 4;
-            s += (p[0] + p[1] + p[2]) / 36.0;
-        }
-    }
-    return s;
+    double c[3];
+    mean_at(px, x, y, c);
+    return sum3(c);
 }
 
 /* The sea moves: two frames differ on most of the water, never in the sky above the horizon; the
@@ -312,17 +207,11 @@ static void test_world_path(void **state) {
         routed |= comps.settings[i].id == wc.id;
     }
     assert_true(routed);
-    rill_entity cam = rill_world_spawn(w);
-    rill_camera c;
-    rill_type_apply_defaults(rill_world_component_type(w, b->camera), &c);
-    c.active = true;
-    assert_non_null(rill_world_add(w, cam, b->camera, &c));
     mat4 view;
     render_test_look_at(view, (float[3]){0, 12, 30}, (float[3]){0, 0, 0});
     rill_global_transform cg;
     memcpy(cg.m, view, sizeof(cg.m));
-    assert_non_null(rill_world_add(w, cam, b->transform, NULL));
-    assert_non_null(rill_world_add(w, cam, b->global_transform, &cg));
+    rill_entity cam = world_camera(w, &cg);
     rill_render_water v;
     rill_type_apply_defaults(rill_world_component_type(w, wc), &v);
     assert_int_equal(v.cascades, 3);
@@ -385,29 +274,9 @@ static void test_world_path(void **state) {
 /* A box of `material` from lo to hi in the snapshot (one instance). */
 static void add_box(fixture *f, rill_render_instance *inst, rill_mesh cube, rill_material m,
                     const float lo[3], const float hi[3]) {
-    render_test_place(inst, 1, cube, m, (float[3]){0, 0, 0}, 1.0f, 0.0f);
-    mat4 t;
-    glm_mat4_identity(t);
-    glm_translate(t,
-                  (vec3){(lo[0] + hi[0]) * 0.5f, (lo[1] + hi[1]) * 0.5f, (lo[2] + hi[2]) * 0.5f});
-    glm_scale(t, (vec3){hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]});
-    memcpy(inst->transform, t, sizeof(t));
+    place_box(inst, 1, cube, m, lo, hi);
     f->snap.instances = inst;
     f->snap.instance_count = 1;
-}
-
-/* Redness (R minus the mean of G and B) over the rows y0..y1 of the middle third of the frame. */
-static double redness(const uint8_t *px, int y0, int y1) {
-    double s = 0.0;
-    int n = 0;
-    for (int y = y0; y <= y1; y++) {
-        for (int x = W / 3; x < W * 2 / 3; x++) {
-            const uint8_t *q = px + ((size_t)y * W + (size_t)x) * 4;
-            s += q[0] - 0.5 * (q[1] + q[2]);
-            n++;
-        }
-    }
-    return s / n;
 }
 
 /* Screen-space reflections on the water (Medium tier, the view's ScreenSpaceReflections): a red

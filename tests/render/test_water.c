@@ -5,80 +5,14 @@
  * mirrors the sky more than looking down; hostile values render as their clamped values; the
  * component reaches the snapshot through extract.
  * RILL_WATER_PNG_DIR=dir writes each frame a test reads, to look at. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-
-#include <cmocka.h>
-
-#include "golden.h"
-#include "render_test.h"
-
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "rill/render.h"
-#include "rill/render/reflections.h"
-#include "rill/render/water.h"
-#include "rill/scene.h"
-
-#define W 48
-#define H 48
-
-typedef struct fixture {
-    rill_renderer *r;
-    rill_mesh cube;
-    rill_material white;
-    rill_render_instance floor;
-    rill_render_snapshot snap;
-    rill_render_water_box box;
-    uint8_t px[W * H * 4];
-} fixture;
-
-static rill_renderer *make_renderer(void) {
-    return render_test_renderer((rill_renderer_desc){
-        .width = W, .height = H, .shadow_map_size = 256, .quality = RILL_RENDER_QUALITY_LOW});
-}
-
-static int setup(void **state) {
-    fixture *f = rill_calloc(1, sizeof(*f));
-    f->r = make_renderer();
-    if (!f->r) {
-        rill_free(f);
-        return -1;
-    }
-    rill_error err = {0};
-    f->cube = rill_render_mesh_cube(f->r, &err);
-    assert_true(f->cube.id != 0);
-    f->white = render_test_material(f->r, (rill_material_desc){.base_color = {1, 1, 1, 1}});
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fixture *f = *state;
-    render_test_destroy_clean(f->r, false);
-    rill_free(f);
-    return 0;
-}
+#define WATER_PNG_ENV "RILL_WATER_PNG_DIR"
+#include "water_fixture.h"
 
 /* A white floor (its top at y = -depth) under a 10 x depth x 10 m pool whose surface is y = 0,
  * seen from eye toward the pool's middle under a noon sun. water: with the pool. */
 static void scene(fixture *f, const float eye[3], float depth, bool water) {
-    memset(&f->snap, 0, sizeof(f->snap));
-    mat4 inv;
-    render_test_look_at(inv, eye, (float[3]){0, 0, 0});
-    memcpy(f->snap.view.world_from_view, inv, sizeof(mat4));
-    f->snap.view.fov_y = 0.6f;
-    f->snap.view.far_plane = 500.0f;
-    f->snap.has_sun = true;
-    f->snap.sun.color[0] = f->snap.sun.color[1] = f->snap.sun.color[2] = 1.0f;
-    f->snap.sun.illuminance = 3.0f;
-    f->snap.sun.direction[0] = 0.3f, f->snap.sun.direction[1] = -1.0f;
-    f->snap.ambient[0] = 0.2f, f->snap.ambient[1] = 0.22f, f->snap.ambient[2] = 0.26f;
+    look(f, eye, (float[3]){0, 0, 0}, 0.6f, 500.0f);
+    sky_light(f, 3.0f, 0.3f, 0.0f, (float[3]){0.2f, 0.22f, 0.26f});
     mat4 m;
     glm_mat4_identity(m);
     glm_translate(m, (vec3){0, -depth - 0.5f, 0});
@@ -102,39 +36,6 @@ static void scene(fixture *f, const float eye[3], float depth, bool water) {
     }
 }
 
-static void render(fixture *f, rill_renderer *r, int frames, const char *name) {
-    rill_error err = {0};
-    for (int i = 0; i < frames; i++) {
-        assert_int_equal(rill_renderer_render(r, &f->snap, &err), RILL_OK);
-    }
-    if (rill_renderer_read_pixels(r, f->px, sizeof(f->px), &err) != RILL_OK) {
-        fail_msg("read_pixels: %s", err.msg);
-    }
-    const char *dir = getenv("RILL_WATER_PNG_DIR");
-    if (dir && name) {
-        char path[512];
-        snprintf(path, sizeof(path), "%s/%s.png", dir, name);
-        assert_int_equal(rill_renderer_write_png(r, path, &err), RILL_OK);
-    }
-}
-
-/* Mean R, G, B (0..255) over the 6 x 6 pixels around (x, y). */
-static void mean_at(const fixture *f, int x, int y, double out[3]) {
-    out[0] = out[1] = out[2] = 0.0;
-    for (int j = y - 3; j < y + 3; j++) {
-        for (int i = x - 3; i < x + 3; i++) {
-            const uint8_t *p = f->px + ((size_t)j * W + (size_t)i) * 4;
-            for (int k = 0; k < 3; k++) {
-                out[k] += p[k] / 36.0;
-            }
-        }
-    }
-}
-
-static double sum3(const double c[3]) {
-    return c[0] + c[1] + c[2];
-}
-
 /* The floor seen through the water takes the depth colour (red goes first), more under deep water
  * than shallow; without water it is white-grey. */
 static void test_depth_tint(void **state) {
@@ -143,7 +44,7 @@ static void test_depth_tint(void **state) {
     double dry[3], c[2][3];
     scene(f, eye, 0.5f, false);
     render(f, f->r, 3, "dry");
-    mean_at(f, W / 2, H / 2, dry);
+    mean_at(f->px, W / 2, H / 2, dry);
     const float depth[2] = {0.5f, 4.0f};
     for (int i = 0; i < 2; i++) {
         scene(f, eye, depth[i], true);
@@ -151,7 +52,7 @@ static void test_depth_tint(void **state) {
         if (i == 1) {
             golden_expect("pool_water_deep", f->px, W, H);
         }
-        mean_at(f, W / 2, H / 2, c[i]);
+        mean_at(f->px, W / 2, H / 2, c[i]);
     }
     print_message("floor: dry %.0f %.0f %.0f, under 0.5 m %.0f %.0f %.0f, under 4 m %.0f %.0f "
                   "%.0f\n",
@@ -169,7 +70,7 @@ static void test_waves_move_deterministic(void **state) {
     static uint8_t a[W * H * 4], b[W * H * 4];
     scene(f, (float[3]){0, 3, 9}, 2.0f, true);
     f->box.water.wave_height = 0.3f;
-    rill_renderer *r2 = make_renderer();
+    rill_renderer *r2 = make_renderer(RILL_RENDER_QUALITY_LOW);
     assert_non_null(r2);
     rill_error err = {0};
     /* The other renderer has its own cube and material: same ids, as the first's were made
@@ -224,10 +125,10 @@ static void test_fresnel(void **state) {
         glm_scale(m, (vec3){400, 1, 400});
         memcpy(f->floor.transform, m, sizeof(m));
         render(f, f->r, 3, i ? "grazing_wet" : "down_wet");
-        mean_at(f, W / 2, H / 2, wet);
+        mean_at(f->px, W / 2, H / 2, wet);
         f->snap.water_count = 0;
         render(f, f->r, 3, i ? "grazing_dry" : "down_dry");
-        mean_at(f, W / 2, H / 2, dry);
+        mean_at(f->px, W / 2, H / 2, dry);
         change[i] = fabs(sum3(wet) - sum3(dry));
         print_message("%s: wet %.0f %.0f %.0f, dry %.0f %.0f %.0f\n", i ? "grazing" : "down",
                       wet[0], wet[1], wet[2], dry[0], dry[1], dry[2]);
@@ -276,13 +177,7 @@ static void test_extract(void **state) {
     rill_error err = {0};
     assert_int_equal(rill_render_register_components(w, &comps, &err), RILL_OK);
     const rill_builtins *b = rill_world_builtin(w);
-    rill_entity cam = rill_world_spawn(w); /* extract draws from a camera */
-    rill_camera c;
-    rill_type_apply_defaults(rill_world_component_type(w, b->camera), &c);
-    c.active = true;
-    assert_non_null(rill_world_add(w, cam, b->camera, &c));
-    assert_non_null(rill_world_add(w, cam, b->transform, NULL));
-    assert_non_null(rill_world_add(w, cam, b->global_transform, NULL));
+    world_camera(w, NULL); /* extract draws from a camera */
     rill_component pw = rill_world_find_component(w, "PoolWater");
     assert_true(pw.id != 0);
     rill_render_pool_water v;
@@ -305,27 +200,12 @@ static void test_extract(void **state) {
     rill_world_destroy(w);
 }
 
-/* Redness (R minus the mean of G and B) over the rows y0..y1 of the middle third of the frame. */
-static double redness(const uint8_t *px, int y0, int y1) {
-    double s = 0.0;
-    int n = 0;
-    for (int y = y0; y <= y1; y++) {
-        for (int x = W / 3; x < W * 2 / 3; x++) {
-            const uint8_t *q = px + ((size_t)y * W + (size_t)x) * 4;
-            s += q[0] - 0.5 * (q[1] + q[2]);
-            n++;
-        }
-    }
-    return s / n;
-}
-
 /* Screen-space reflections on pool water (Medium tier, the view's ScreenSpaceReflections), as on
  * the ocean: a red wall standing just behind the pool shows in the water in front of it, which
  * without them reflects only the sky. Calm water (no waves) for a clear mirror image. */
 static void test_reflects_the_scene(void **state) {
     fixture *f = *state;
-    rill_renderer *r = render_test_renderer((rill_renderer_desc){
-        .width = W, .height = H, .shadow_map_size = 256, .quality = RILL_RENDER_QUALITY_MEDIUM});
+    rill_renderer *r = make_renderer(RILL_RENDER_QUALITY_MEDIUM);
     assert_non_null(r);
     rill_error err = {0};
     rill_mesh cube = rill_render_mesh_cube(r, &err);
@@ -343,12 +223,7 @@ static void test_reflects_the_scene(void **state) {
         inst[0].mesh = cube;
         inst[0].material = white;
         /* The wall: 16 x 7 m, 0.5 m thick, 0.5 m behind the pool's far edge (z = -5). */
-        render_test_place(&inst[1], 2, cube, red, (float[3]){0, 0, 0}, 1.0f, 0.0f);
-        mat4 t;
-        glm_mat4_identity(t);
-        glm_translate(t, (vec3){0, 1.5f, -5.75f});
-        glm_scale(t, (vec3){16, 7, 0.5f});
-        memcpy(inst[1].transform, t, sizeof(t));
+        place_box(&inst[1], 2, cube, red, (float[3]){-8, -2, -6}, (float[3]){8, 5, -5.5f});
         f->snap.instances = inst;
         f->snap.instance_count = 2;
         if (i) {
