@@ -297,6 +297,42 @@ static void pass_trace(rill_rg_ctx *ctx, void *user) {
     dispatch_8x8(ctx->cmd, hd->width, hd->height);
 }
 
+/* >>world-space traces (gi_voxel_trace.c, gi_hwrt.c) ----------------------------------------- */
+
+rill_result rill__gi_add_trace_pass(rill_render_effect_ctx *ctx, rill__gi *gi, const char *label,
+                                    rill_rg_exec_fn exec, rill_rg_pass *out, rill_error *err) {
+    rill_rg *g = ctx->graph;
+    rill_rg_pass p = add_pass(g, label, exec, gi, err);
+    *out = p;
+    rill_rg_usage s = RILL_RG_USAGE_SAMPLED_COMPUTE;
+    RILL_TRY(rill_rg_use_image(g, p, gi->depth, s, err));
+    RILL_TRY(rill_rg_use_image(g, p, gi->normal, s, err));
+    RILL_TRY(rill__ibl_access_sh_compute(ctx->renderer, g, p, err));
+    RILL_TRY(rill_rg_use_image(g, p, gi->raw, RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL_TRY(rill_rg_use_image(g, p, gi->spec, RILL_RG_USAGE_STORAGE_WRITE, err));
+    return rill_rg_add_edge(g, ctx->frame->end_main_pass, p, err);
+}
+
+void rill__gi_trace_io_get(rill_rg_ctx *ctx, const rill__gi *gi, rill__gi_trace_io *io) {
+    memset(io, 0, sizeof(*io));
+    rill__img *raw = rill__ctx_img(ctx, gi->raw), *depth = rill__ctx_img(ctx, gi->depth);
+    bind_frame(&io->frame, gi->view);
+    bind_img(&io->depth, depth, RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&io->normal, rill__ctx_img(ctx, gi->normal), RILL__SAMPLER_NEAREST_CLAMP);
+    rill__binding ibl[3];
+    rill__ibl_bindings(ctx->r, ibl);
+    io->sky = ibl[2];
+    io->raw = (rill__binding){.img = raw, .layer = -1};
+    io->spec = (rill__binding){.img = rill__ctx_img(ctx, gi->spec), .layer = -1};
+    const rill__img_desc *fd = rill__img_get_desc(depth), *hd = rill__img_get_desc(raw);
+    io->full[0] = fd->width, io->full[1] = fd->height;
+    io->half[0] = hd->width, io->half[1] = hd->height;
+}
+
+void rill__gi_trace_dispatch(rill_rg_ctx *ctx, const rill__gi_trace_io *io) {
+    dispatch_8x8(ctx->cmd, io->half[0], io->half[1]);
+}
+
 static void pass_temporal(rill_rg_ctx *ctx, void *user) {
     const rill__gi *gi = user;
     rill__img *out = rill__ctx_img(ctx, gi->hist_out);

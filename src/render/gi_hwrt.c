@@ -338,54 +338,40 @@ rill__hwrt *rill__gi_hwrt_prepare(rill_renderer *r, const rill__view *vs, rill_r
 static void pass_trace(rill_rg_ctx *ctx, void *user) {
     const rill__gi *gi = user;
     rill__hwrt *hw = ctx->r->hwrt;
-    rill__img *raw = rill__ctx_img(ctx, gi->raw);
-    const rill__img_desc *hd = rill__img_get_desc(raw);
-    const rill__img_desc *fd = rill__img_get_desc(rill__ctx_img(ctx, gi->depth));
     if (!hw || !hw->rec_buf) {
         return; /* logged by the build pass */
     }
+    rill__gi_trace_io io;
+    rill__gi_trace_io_get(ctx, gi, &io);
     rill__cmd_bind_pipe(ctx->cmd, hw->pipe);
-    rill__binding b[9], ibl[3];
+    rill__binding b[9];
     memset(b, 0, sizeof(b));
-    b[0] = (rill__binding){.buf = gi->view->frame_buf,
-                           .offset = gi->view->frame_off,
-                           .range = sizeof(rill__gpu_frame)};
-    b[1] = (rill__binding){
-        .img = rill__ctx_img(ctx, gi->depth), .layer = -1, .sampler = RILL__SAMPLER_NEAREST_CLAMP};
+    b[0] = io.frame;
+    b[1] = io.depth;
     b[2] = (rill__binding){
         .buf = gi->view->light_buf, .offset = gi->view->light_off, .range = gi->view->light_size};
-    rill__ibl_bindings(ctx->r, ibl);
-    b[3] = ibl[2];
-    b[4] = (rill__binding){
-        .img = rill__ctx_img(ctx, gi->normal), .layer = -1, .sampler = RILL__SAMPLER_NEAREST_CLAMP};
+    b[3] = io.sky;
+    b[4] = io.normal;
     b[5] = (rill__binding){.accel = hw->tlas};
     b[6] = (rill__binding){.buf = hw->rec_buf, .offset = hw->rec_off, .range = hw->rec_size};
-    b[7] = (rill__binding){.img = raw, .layer = -1};
-    b[8] = (rill__binding){.img = rill__ctx_img(ctx, gi->spec), .layer = -1};
+    b[7] = io.raw;
+    b[8] = io.spec;
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 9);
-    hwrt_push push = {fd->width,
-                      fd->height,
-                      hd->width,
-                      hd->height,
+    hwrt_push push = {io.full[0],
+                      io.full[1],
+                      io.half[0],
+                      io.half[1],
                       HWRT_RAYS,
                       gi->frame_index,
                       gi->cur.specular_intensity > 0.0f ? 1u : 0u,
                       HWRT_MAX_DISTANCE};
     rill__cmd_push(ctx->cmd, &push, sizeof(push));
-    rill__cmd_dispatch(ctx->cmd, (hd->width + 7) / 8, (hd->height + 7) / 8, 1);
+    rill__gi_trace_dispatch(ctx, &io);
 }
 
 rill_result rill__gi_add_hwrt_trace(rill_render_effect_ctx *ctx, rill__gi *gi, rill__hwrt *hw,
                                     rill_error *err) {
-    rill_rg *g = ctx->graph;
-    rill_rg_pass_desc pd = {.label = "hwrt_trace", .exec = pass_trace, .user = gi};
-    rill_rg_pass p = rill_rg_add_pass(g, &pd, err);
-    rill_rg_usage s = RILL_RG_USAGE_SAMPLED_COMPUTE;
-    RILL_TRY(rill_rg_use_image(g, p, gi->depth, s, err));
-    RILL_TRY(rill_rg_use_image(g, p, gi->normal, s, err));
-    RILL_TRY(rill__ibl_access_sh_compute(ctx->renderer, g, p, err));
-    RILL_TRY(rill_rg_use_image(g, p, gi->raw, RILL_RG_USAGE_STORAGE_WRITE, err));
-    RILL_TRY(rill_rg_use_image(g, p, gi->spec, RILL_RG_USAGE_STORAGE_WRITE, err));
-    RILL_TRY(rill_rg_add_edge(g, hw->build_pass, p, err));
-    return rill_rg_add_edge(g, ctx->frame->end_main_pass, p, err);
+    rill_rg_pass p;
+    RILL_TRY(rill__gi_add_trace_pass(ctx, gi, "hwrt_trace", pass_trace, &p, err));
+    return rill_rg_add_edge(ctx->graph, hw->build_pass, p, err);
 }

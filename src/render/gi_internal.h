@@ -74,6 +74,19 @@ rill_result rill__gi_add_voxel_trace(rill_render_effect_ctx *ctx, rill__gi *gi,
                                      struct rill__vox *vx, rill_error *err);
 rill_result rill__gi_add_voxel_debug(rill_render_effect_ctx *ctx, rill__gi *gi,
                                      struct rill__vox *vx, rill_error *err);
+/* gi.c, for the world-space traces (voxel cones, ray queries): the pass `label` recorded by
+ * exec (user gi), reading the depth, the normals and the sky's SH and writing gi->raw and gi->spec
+ * after the main passes (*out; the caller adds what its trace reads besides); and, while
+ * recording, the bindings and sizes every such trace starts from, and its dispatch (8x8 groups
+ * over the half-resolution raw image). */
+rill_result rill__gi_add_trace_pass(rill_render_effect_ctx *ctx, rill__gi *gi, const char *label,
+                                    rill_rg_exec_fn exec, rill_rg_pass *out, rill_error *err);
+typedef struct rill__gi_trace_io {
+    rill__binding frame, depth, normal, sky, raw, spec; /* sky: the environment's SH */
+    uint32_t full[2], half[2];                          /* the depth's size, raw's */
+} rill__gi_trace_io;
+void rill__gi_trace_io_get(rill_rg_ctx *ctx, const rill__gi *gi, rill__gi_trace_io *io);
+void rill__gi_trace_dispatch(rill_rg_ctx *ctx, const rill__gi_trace_io *io);
 void rill__gi_destroy(rill_renderer *r);
 void rill__gi_stats(const rill_renderer *r, rill_render_stats *st);
 

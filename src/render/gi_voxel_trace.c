@@ -35,24 +35,18 @@ rill__vox *rill__gi_voxel_prepare(rill_renderer *r, const rill__view *vs, rill_r
 static void pass_trace(rill_rg_ctx *ctx, void *user) {
     const rill__gi *gi = user;
     rill__vox *vx = ctx->r->vox;
-    rill__img *raw = rill__ctx_img(ctx, gi->raw);
-    const rill__img_desc *hd = rill__img_get_desc(raw);
-    const rill__img_desc *fd = rill__img_get_desc(rill__ctx_img(ctx, gi->depth));
+    rill__gi_trace_io io;
+    rill__gi_trace_io_get(ctx, gi, &io);
     rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_VXGI_TRACE]);
-    rill__binding b[10], ibl[3];
+    rill__binding b[10];
     memset(b, 0, sizeof(b));
-    b[0].buf = gi->view->frame_buf;
-    b[0].offset = gi->view->frame_off;
-    b[0].range = sizeof(rill__gpu_frame);
-    b[1] = (rill__binding){
-        .img = rill__ctx_img(ctx, gi->depth), .layer = -1, .sampler = RILL__SAMPLER_NEAREST_CLAMP};
-    b[2] = (rill__binding){
-        .img = rill__ctx_img(ctx, gi->normal), .layer = -1, .sampler = RILL__SAMPLER_NEAREST_CLAMP};
-    rill__ibl_bindings(ctx->r, ibl);
-    b[3] = ibl[2];
+    b[0] = io.frame;
+    b[1] = io.depth;
+    b[2] = io.normal;
+    b[3] = io.sky;
     rill__vox_bind(vx, ctx, false, &b[4]);
-    b[8] = (rill__binding){.img = raw, .layer = -1};
-    b[9] = (rill__binding){.img = rill__ctx_img(ctx, gi->spec), .layer = -1};
+    b[8] = io.raw;
+    b[9] = io.spec;
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 10);
     struct {
         float origins[RILL__VOX_CASCADES][4];
@@ -62,32 +56,24 @@ static void pass_trace(rill_rg_ctx *ctx, void *user) {
     } push;
     memset(&push, 0, sizeof(push));
     rill__vox_origins(vx, push.origins);
-    push.fw = fd->width;
-    push.fh = fd->height;
-    push.hw = hd->width;
-    push.hh = hd->height;
+    push.fw = io.full[0];
+    push.fh = io.full[1];
+    push.hw = io.half[0];
+    push.hh = io.half[1];
     push.cones = gi->cur.cones;
     push.steps = gi->cur.cone_steps;
     push.frame_index = gi->frame_index;
     push.tan_half = gi->cur.cones <= 2 ? 1.0f : 0.8f; /* 45 / 39 degrees: the hemisphere covered */
     push.spec = gi->cur.specular_intensity > 0.0f ? 1u : 0u;
     rill__cmd_push(ctx->cmd, &push, sizeof(push));
-    rill__cmd_dispatch(ctx->cmd, (hd->width + 7) / 8, (hd->height + 7) / 8, 1);
+    rill__gi_trace_dispatch(ctx, &io);
 }
 
 rill_result rill__gi_add_voxel_trace(rill_render_effect_ctx *ctx, rill__gi *gi, rill__vox *vx,
                                      rill_error *err) {
-    rill_rg *g = ctx->graph;
-    rill_rg_pass_desc pd = {.label = "vxgi_trace", .exec = pass_trace, .user = gi};
-    rill_rg_pass p = rill_rg_add_pass(g, &pd, err);
-    rill_rg_usage s = RILL_RG_USAGE_SAMPLED_COMPUTE;
-    RILL_TRY(rill_rg_use_image(g, p, gi->depth, s, err));
-    RILL_TRY(rill_rg_use_image(g, p, gi->normal, s, err));
-    RILL_TRY(rill__ibl_access_sh_compute(ctx->renderer, g, p, err));
-    RILL_TRY(rill__vox_use(vx, g, p, err));
-    RILL_TRY(rill_rg_use_image(g, p, gi->raw, RILL_RG_USAGE_STORAGE_WRITE, err));
-    RILL_TRY(rill_rg_use_image(g, p, gi->spec, RILL_RG_USAGE_STORAGE_WRITE, err));
-    return rill_rg_add_edge(g, ctx->frame->end_main_pass, p, err);
+    rill_rg_pass p;
+    RILL_TRY(rill__gi_add_trace_pass(ctx, gi, "vxgi_trace", pass_trace, &p, err));
+    return rill__vox_use(vx, ctx->graph, p, err);
 }
 
 static void pass_debug(rill_rg_ctx *ctx, void *user) {
