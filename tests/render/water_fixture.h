@@ -37,15 +37,14 @@ typedef struct fixture {
     rill_material white;
     rill_render_instance floor;
     rill_render_snapshot snap;
-    rill_render_water_box box;         /* the pool (snap.water) */
-    rill_render_water_surface sea;     /* the sea (snap.oceans) */
-    uint8_t px[W * H * 4];             /* the last frame read back */
+    rill_render_water_box box;     /* the pool (snap.water) */
+    rill_render_water_surface sea; /* the sea (snap.oceans) */
+    uint8_t px[W * H * 4];         /* the last frame read back */
 } fixture;
 
 static char logged[8192];
 
-static inline void log_sink(rill_log_level level, const char *module, const char *msg,
-                            void *user) {
+static inline void log_sink(rill_log_level level, const char *module, const char *msg, void *user) {
     (void)level, (void)module, (void)user;
     size_t n = strlen(logged);
     snprintf(logged + n, sizeof(logged) - n, "%s\n", msg);
