@@ -484,34 +484,21 @@ static bool is_scene(const char *path) {
     return ext[0] && strcmp(ext, "rsn") == 0;
 }
 
-static bool ends_with_gltf(const char *s, size_t n) {
-    static const char ext[] = ".gltf";
-    if (n < sizeof(ext) - 1) {
-        return false;
-    }
-    for (size_t i = 0; i < sizeof(ext) - 1; i++) {
-        char c = s[n - (sizeof(ext) - 1) + i];
-        if ((c >= 'A' && c <= 'Z' ? c + 32 : c) != ext[i]) {
-            return false;
-        }
-    }
-    return true;
-}
-
-/* A scene's string that names a .gltf model of the project (project-relative, present on disk)
- * gets the exported name (rill_export_output_path: "chair.gltf" -> "chair.glb"), so the exported
- * scene names what ships. Strings with escapes are left alone (no path needs one). *out is NULL
- * when the string is not rewritten. */
+/* A scene's string that names a model of the project (project-relative, present on disk) whose
+ * exported name differs gets that name (rill_export_output_path: "chair.gltf" -> "chair.glb",
+ * "Chair.GLB" -> "Chair.glb"), so the exported scene names what ships. Strings with escapes are
+ * left alone (no path needs one). NULL when the string is not rewritten. */
 static char *scene_string_rewrite(const rill__export_input *in, const char *s, size_t n) {
     char rel[EXPORT_PATH_MAX], os[EXPORT_PATH_MAX], out[EXPORT_PATH_MAX];
-    if (!ends_with_gltf(s, n) || n >= sizeof(rel) || memchr(s, '\\', n)) {
+    if (n >= sizeof(rel) || memchr(s, '\\', n)) {
         return NULL;
     }
     memcpy(rel, s, n);
     rel[n] = '\0';
-    if (!rill_path_normalize(rel, sizeof(rel), rel) ||
+    if (rill_export_kind_of(rel) != RILL_EXPORT_KIND_MODEL ||
+        !rill_path_normalize(rel, sizeof(rel), rel) ||
         !rill_path_join(os, sizeof(os), in->settings->project_dir, rel) || !rill_file_exists(os) ||
-        !rill_export_output_path(out, sizeof(out), rel)) {
+        !rill_export_output_path(out, sizeof(out), rel) || strcmp(out, rel) == 0) {
         return NULL;
     }
     return rill_strdup(out);

@@ -1125,6 +1125,23 @@ cli_doc_flags)
         done
     done
     ;;
+export_model_case)
+    # A model whose extension is not lower case (Cube.GLB, as some tools write it) ships as
+    # Cube.glb (the path rule); the exported scene names it by that name, so the pack draws it
+    # as the loose project does.
+    mkdir -p p/scenes "p/my models"
+    cp "$RILL_SOURCE_DIR/examples/data/project/models/cube.glb" "p/my models/Cube.GLB"
+    printf '[project]\nmain_scene = "scenes/main.rsn"\n' >p/project.toml
+    printf 'rsn 1\nentity 1 "Box" {\n    Transform {}\n    Model { path: "my models/Cube.GLB" }\n}\n' \
+        >p/scenes/main.rsn
+    run 0 render p --size 32x18 --out loose.png --strict
+    run 0 export p --out p.rpak --quiet
+    run 0 pack cat p.rpak scenes/main.rsn
+    expect_out 'path: "my models/Cube.glb"'
+    run 0 render p.rpak --size 32x18 --out packed.png --strict
+    expect_out "1/1 instances visible"
+    grep -q "failed" err.txt && fail "the exported model did not load from the pack"
+    ;;
 render_streamed)
     # A streamed scene instance in the camera's reach is in the picture: `rill render` lets the
     # streaming settle (the instance's scene, then its Model) before it draws.
