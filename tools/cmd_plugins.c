@@ -75,13 +75,16 @@ int rill_cmd_plugins(int argc, char **argv) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             usage(stdout);
             return 0;
-        } else if (strcmp(argv[i], "--plugins") == 0 && i + 1 < argc) {
+        } else if (strcmp(argv[i], "--plugins") == 0 && i + 1 >= argc) {
+            fprintf(stderr, "rill plugins: --plugins needs a value\n");
+            return 2;
+        } else if (strcmp(argv[i], "--plugins") == 0) {
             snprintf(dir, sizeof(dir), "%s", argv[++i]);
             dir_given = true;
         } else if (strcmp(argv[i], "--json") == 0) {
             json = true;
         } else {
-            fprintf(stderr, "rill plugins: unknown argument '%s'\n", argv[i]);
+            fprintf(stderr, "rill plugins: unexpected argument '%s'\n", argv[i]);
             usage(stderr);
             return 2;
         }

@@ -1036,6 +1036,10 @@ cli_consistency)
     expect_err "rill scene load: bad --budget-ms 'nan' (want milliseconds"
     run 2 --limit
     expect_err "rill: --limit needs a value"
+    run 2 plugins --plugins
+    expect_err "rill plugins: --plugins needs a value"
+    run 2 plugins --bogus
+    expect_err "rill plugins: unexpected argument '--bogus'"
     # An unwritable output fails before the work, with the reason.
     mkdir proj && echo hello >proj/a.txt && echo file >afile
     run 1 render builtin:spheres --out no/such/dir/x.png
