@@ -6,6 +6,7 @@
  * graph returns is kept in the rill__view (or frame, or bloom step) the pass gets as its user
  * pointer, and in r->frame.fg for effects and setup_graph. */
 #include "frame.h"
+#include "post_internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -88,12 +89,10 @@ static rill_result add_hdr_pass(rill_renderer *r, rill_rg *g, rill_rg_pass *out,
     if (vs->res.ao.id) {
         RILL_TRY(rill_rg_use_image(g, p, vs->res.ao, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
     }
-    for (uint32_t i = 0; i < RILL__DECAL_IMAGES; i++) {
-        if (vs->res.decal[i].id) {
-            RILL_TRY(
-                rill_rg_use_image(g, p, vs->res.decal[i], RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
-        }
+    if (vs->res.decal.id) {
+        RILL_TRY(rill_rg_use_image(g, p, vs->res.decal, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
     }
+    RILL_TRY(rill__post_decal_atlas_access(r, g, p, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
     /* ms: the multisampled depth and colour (msaa.c) */
     RILL_TRY(rill_rg_use_image(g, p, ms ? vs->res.depth_ms : vs->res.depth,
                                RILL_RG_USAGE_DEPTH_READ, err));

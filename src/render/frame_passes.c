@@ -22,14 +22,13 @@ static void bind_img(rill__binding *b, rill__img *img, rill__sampler_kind sample
 
 /* Binds set 0 of the 3D passes: frame constants and instances (and for full: lights, shadow map,
  * light clusters, ambient occlusion (white without SSAO), the image-based light, the
- * reflection probes, the decals, the opaque image transmissive surfaces see and the cloud shadow
- * map). */
+ * reflection probes, the decals, the opaque image transmissive surfaces see, the decal atlas and
+ * the cloud shadow map). */
 static void bind_frame_set_with(const rill_renderer *r, const rill__view *vs, rill__cmd *cmd,
-                                bool full, rill__img *shadow, rill__img *ao,
-                                rill__img *const decal[RILL__DECAL_IMAGES], rill__img *scene,
-                                rill__buf *instances) {
+                                bool full, rill__img *shadow, rill__img *ao, rill__img *decal,
+                                rill__img *scene, rill__buf *instances) {
     /* + the cloud shadow map, then the transparent surfaces' decals */
-    rill__binding b[17 + RILL__DECAL_IMAGES + RILL__DECAL_BINDINGS];
+    rill__binding b[19 + RILL__DECAL_BINDINGS];
     memset(b, 0, sizeof(b));
     b[0].buf = vs->frame_buf;
     b[0].offset = vs->frame_off;
@@ -51,21 +50,19 @@ static void bind_frame_set_with(const rill_renderer *r, const rill__view *vs, ri
     if (full) {
         rill__ibl_bindings(r, &b[7]);
         rill__probes_bindings(r, &b[10]);
-        /* decal albedo at 15, its normal and roughness after the transmission image */
-        for (uint32_t i = 0; i < RILL__DECAL_IMAGES; i++) {
-            bind_img(&b[i ? 16 + i : 15], decal[i] ? decal[i] : rill__post_no_decal(r),
-                     RILL__SAMPLER_NEAREST_CLAMP);
-        }
+        /* the decal pass's layers at 15, the decal atlas after the transmission image */
+        bind_img(&b[15], decal ? decal : rill__post_no_decal(r), RILL__SAMPLER_NEAREST_CLAMP);
         bind_img(&b[16], scene ? scene : r->white, RILL__SAMPLER_LINEAR_CLAMP);
-        bind_img(&b[19], rill__clouds_shadow_img(r), RILL__SAMPLER_LINEAR_CLAMP);
-        rill__post_decal_bindings(r, vs->index, &b[20]);
+        bind_img(&b[17], rill__post_decal_view_atlas(r, vs->index), RILL__SAMPLER_LINEAR_CLAMP);
+        bind_img(&b[18], rill__clouds_shadow_img(r), RILL__SAMPLER_LINEAR_CLAMP);
+        rill__post_decal_bindings(r, vs->index, &b[19]);
     }
     rill__cmd_bind_transient_set(cmd, 0, b, full ? (uint32_t)RILL_COUNTOF(b) : 2);
 }
 
 /* bind_frame_set_with the view's instance buffer (the CPU path's draw lists). */
 static void bind_frame_set(const rill_renderer *r, const rill__view *vs, rill__cmd *cmd, bool full,
-                           rill__img *shadow, rill__img *ao, rill__img *const *decal,
+                           rill__img *shadow, rill__img *ao, rill__img *decal,
                            rill__img *scene) {
     bind_frame_set_with(r, vs, cmd, full, shadow, ao, decal, scene, NULL);
 }
@@ -117,8 +114,9 @@ typedef struct draw_binding {
     /* When set: the pipes ghost instances draw with instead of pipes (mixed passthrough's
      * transparent pass: their colour without alpha). */
     rill__pipe *const *ghost_pipes;
-    /* ForwardDecal albedo, normal and roughness with their coverage (post_decal.c); NULL: none */
-    rill__img *decal[RILL__DECAL_IMAGES];
+    /* ForwardDecal albedo, normal and roughness with their coverage, one layer each
+     * (post_decal.c); NULL: none */
+    rill__img *decal;
     rill__img *scene; /* transmission.c's opaque image, NULL: none (white bound) */
 } draw_binding;
 
@@ -621,9 +619,7 @@ void rill__pass_opaque(rill_rg_ctx *ctx, void *user) {
                        .shadow = rill__ctx_img(ctx, vs->res.shadow_map),
                        .ao = rill__ctx_img(ctx, vs->res.ao),
                        .mirrors = true};
-    for (uint32_t i = 0; i < RILL__DECAL_IMAGES; i++) {
-        db.decal[i] = rill__ctx_img(ctx, vs->res.decal[i]);
-    }
+    db.decal = vs->res.decal.id ? rill__ctx_img(ctx, vs->res.decal) : NULL;
     draw_list(ctx, vs, vs->opaque.data, vs->opaque.len, 0, &db, true);
     draw_gpu(ctx, vs, 0, &db, NULL, NULL, 0, GPU_RUNS_ALL);
     rill__gpu_cull_draw d; /* and occlusion's phase 2 (gpu_occlusion.c) */

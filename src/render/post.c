@@ -49,7 +49,11 @@ static const struct {
     [POST_PIPE_DECAL] = {"forward decal",
                          rill__spv_decal_comp,
                          &rill__spv_decal_comp_size,
-                         {{T, T, I, I, I, S, S, T, T, T, T, T, T, T, T}}},
+                         {{T, T, I, S, S, T}}},
+    [POST_PIPE_DECAL_ATLAS] = {"decal atlas",
+                               rill__spv_decal_atlas_comp,
+                               &rill__spv_decal_atlas_comp_size,
+                               {{T, I}}},
 };
 #undef T
 #undef I
@@ -80,7 +84,7 @@ rill_result rill__post_create(rill_renderer *r, rill_error *err) {
                          .layers = 1,
                          .mips = 1,
                          .format = RILL_RG_FORMAT_RGBA16F,
-                         .usage = RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST,
+                         .usage = RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST | RILL__IMG_ARRAY,
                          .label = "no decal"};
     static const uint16_t zero[4] = {0, 0, 0, 0};
     p->no_decal = rill__img_create(r->gpu, &nd, err);
@@ -100,6 +104,7 @@ void rill__post_destroy(rill_renderer *r) {
     }
     rill__post_luts_destroy(r);
     rill__img_destroy(r->gpu, p->no_decal);
+    rill__img_destroy(r->gpu, p->atlas);
     rill__buf_destroy(r->gpu, p->no_decal_buf);
     rill_free(p->decals);
     for (int i = 0; i < POST_PIPE_NUM; i++) {

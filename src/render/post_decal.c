@@ -5,11 +5,13 @@
  * pixel tiles (one bit per decal per tile) so that one compute dispatch (decal.comp) walks, per
  * tile, only the decals whose projected box touches it and whose depth range (the box's NDC z,
  * found here) meets the tile's surfaces' (min/max prepass depth, found by the tile). It writes
- * three images the lit pass reads (premultiplied, coverage last): albedo, world normal and
- * roughness; opaque surfaces mix theirs with them before lighting. Blended and transmissive
- * surfaces (not in the prepass) walk the same decals and tile lists, without the depth test, in
- * their fragment shader (pbr_decals.glsl, bound by rill__post_decal_bindings). Without decals
- * there is no pass: the lit passes read a 1x1 image of zeros and empty lists. */
+ * one image of three layers the lit pass reads (premultiplied, coverage last): albedo, world
+ * normal and roughness; opaque surfaces mix theirs with them before lighting. Blended and
+ * transmissive surfaces (not in the prepass) walk the same decals and tile lists, without the
+ * depth test, in their fragment shader (pbr_decals.glsl, bound by rill__post_decal_bindings).
+ * Both sample the maps from the decal atlas (post_decal_atlas.c), each decal naming its maps'
+ * cells. Without decals there is no pass: the lit passes read a 1x1 layer of zeros and empty
+ * lists. */
 #include "post_internal.h"
 
 #include "rill/channels.h"
@@ -36,18 +38,17 @@ typedef struct gpu_decal {
     float axis_y[4];  /* w: cos of angle_fade_start */
     float axis_x[4];  /* w: cos of angle_fade_end */
     float params[4];  /* normal strength, roughness strength, the box's NDC depth min, max */
-    uint32_t maps[4]; /* albedo, normal, roughness: map binding + 1 (0 = none) */
+    uint32_t maps[4]; /* albedo, normal, roughness: atlas codes (decal_atlas.glsl; 0 = none) */
 } gpu_decal;
 
 /* This frame's decals of one view, as the pass records them. */
 typedef struct decal_frame {
-    rill_rg_image depth, normal, out[RILL__DECAL_IMAGES];
+    rill_rg_image depth, normal, out; /* out: RILL__DECAL_LAYERS layers */
     uint32_t count;
     float world_from_clip[16];
     gpu_decal gpu[RILL_RENDER_MAX_DECALS];
     float rect[RILL_RENDER_MAX_DECALS][4]; /* the projected box in NDC: x0, y0, x1, y1 */
-    rill__img *maps[RILL_RENDER_MAX_DECAL_MAPS];
-    uint32_t map_count;
+    rill__post_decal_copies copies;        /* maps placed in the atlas this frame */
     /* what the pass put in the frame's arena, for the transparent surfaces' walk (pbr_decals.glsl);
      * valid in the frame whose counter is `recorded` */
     rill__buf *dbuf, *bbuf;
@@ -173,30 +174,11 @@ static bool screen_rect(mat4 box, const float vp[16], float out[4], float z[2]) 
     return out[0] <= out[2] && out[1] <= out[3];
 }
 
-/* The binding + 1 of the map at path for this view (0: none, failed, not uploaded yet, or past
- * RILL_RENDER_MAX_DECAL_MAPS distinct maps, warned once). */
-static uint32_t map_slot(rill_renderer *r, decal_frame *df, const char *path, bool srgb) {
-    rill__img *img = rill__post_decal_map_img(r, path, srgb);
-    if (!img) {
-        return 0;
-    }
-    for (uint32_t i = 0; i < df->map_count; i++) {
-        if (df->maps[i] == img) {
-            return i + 1;
-        }
-    }
-    if (df->map_count == RILL_RENDER_MAX_DECAL_MAPS) {
-        if (!r->post->warned_many_maps) {
-            RILL_LOG_WARN("render",
-                          "ForwardDecal map '%s': a camera sees more than %u distinct decal maps; "
-                          "decals draw without the rest",
-                          path, RILL_RENDER_MAX_DECAL_MAPS);
-            r->post->warned_many_maps = true;
-        }
-        return 0;
-    }
-    df->maps[df->map_count++] = img;
-    return df->map_count;
+/* The atlas code of the map at path for this frame (0: none, failed, not read yet or no room). */
+static uint32_t map_code(rill_renderer *r, decal_frame *df, const char *path, bool srgb,
+                         rill_entity entity) {
+    rill__post_decal_map *m = rill__post_decal_map_get(r, path, srgb, entity);
+    return rill__post_decal_atlas_code(r, m, entity, &df->copies);
 }
 
 /* Decal d as the shader reads it, and its screen rectangle, for a view with this
@@ -238,9 +220,9 @@ static bool decal_constants(rill_renderer *r, decal_frame *df, const rill_render
     out->axis_x[3] = cosf(end * DEG);
     out->params[0] = clamp01(d->normal_strength);
     out->params[1] = clamp01(d->roughness_strength);
-    out->maps[0] = map_slot(r, df, d->albedo, true);
-    out->maps[1] = map_slot(r, df, d->normal, false);
-    out->maps[2] = map_slot(r, df, d->roughness, false);
+    out->maps[0] = map_code(r, df, d->albedo, true, d->entity);
+    out->maps[1] = map_code(r, df, d->normal, false, d->entity);
+    out->maps[2] = map_code(r, df, d->roughness, false, d->entity);
     out->maps[3] = 0;
     return true;
 }
@@ -269,7 +251,7 @@ static void bin_decal(uint32_t *bits, uint32_t i, const float rect[4], uint32_t 
 static void exec_decals(rill_rg_ctx *ctx, void *user) {
     decal_frame *df = user;
     rill_renderer *r = ctx->r;
-    rill__img *dst = rill__ctx_img(ctx, df->out[0]);
+    rill__img *dst = rill__ctx_img(ctx, df->out);
     const rill__img_desc *d = rill__img_get_desc(dst);
     decal_push push;
     memset(&push, 0, sizeof(push));
@@ -305,7 +287,7 @@ static void exec_decals(rill_rg_ctx *ctx, void *user) {
     df->dbuf = dbuf, df->doff = doff, df->dbytes = decal_bytes;
     df->bbuf = bbuf, df->boff = boff, df->bbytes = bit_bytes;
     df->recorded = r->frame_counter;
-    rill__binding b[7 + RILL_RENDER_MAX_DECAL_MAPS];
+    rill__binding b[6];
     memset(b, 0, sizeof(b));
     rill_rg_image in[2] = {df->depth, df->normal};
     for (int i = 0; i < 2; i++) {
@@ -313,18 +295,11 @@ static void exec_decals(rill_rg_ctx *ctx, void *user) {
         b[i].layer = -1;
         b[i].sampler = RILL__SAMPLER_NEAREST_CLAMP;
     }
-    for (int i = 0; i < RILL__DECAL_IMAGES; i++) {
-        b[2 + i].img = rill__ctx_img(ctx, df->out[i]);
-        b[2 + i].layer = -1;
-        b[2 + i].sampler = RILL__SAMPLER_NUM;
-    }
-    b[5].buf = dbuf, b[5].offset = doff, b[5].range = decal_bytes;
-    b[6].buf = bbuf, b[6].offset = boff, b[6].range = bit_bytes;
-    for (uint32_t i = 0; i < RILL_RENDER_MAX_DECAL_MAPS; i++) {
-        b[7 + i].img = i < df->map_count ? df->maps[i] : r->white;
-        b[7 + i].layer = -1;
-        b[7 + i].sampler = RILL__SAMPLER_LINEAR_CLAMP;
-    }
+    b[2].img = dst, b[2].layer = -1;
+    b[3].buf = dbuf, b[3].offset = doff, b[3].range = decal_bytes;
+    b[4].buf = bbuf, b[4].offset = boff, b[4].range = bit_bytes;
+    b[5].img = rill__post_decal_atlas_img(r), b[5].layer = -1;
+    b[5].sampler = RILL__SAMPLER_LINEAR_CLAMP;
     rill__cmd_bind_pipe(ctx->cmd, r->post->pipes[POST_PIPE_DECAL]);
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, (uint32_t)RILL_COUNTOF(b));
     rill__cmd_push(ctx->cmd, &push, sizeof(push));
@@ -345,7 +320,8 @@ static rill_result add_decals(rill_render_effect_ctx *ctx, rill_error *err) {
     }
     decal_frame *df = &r->post->decals[ctx->view_index]; /* each camera's own */
     df->count = 0;
-    df->map_count = 0;
+    df->copies.n = 0;
+    rill__post_decal_atlas_trim(r);
     uint32_t n = snap->decal_count;
     if (n > RILL_RENDER_MAX_DECALS) {
         n = RILL_RENDER_MAX_DECALS;
@@ -367,26 +343,24 @@ static rill_result add_decals(rill_render_effect_ctx *ctx, rill_error *err) {
     glm_mat4_inv(vp, vp);
     memcpy(df->world_from_clip, vp, sizeof(vp));
     rill_rg *g = ctx->graph;
-    static const char *const names[RILL__DECAL_IMAGES] = {"decal", "decal_normal", "decal_rough"};
-    static const rill_rg_format formats[RILL__DECAL_IMAGES] = {
-        RILL_RG_FORMAT_RGBA16F, RILL_RG_FORMAT_RGBA16F, RILL_RG_FORMAT_RGBA16F};
-    for (int i = 0; i < RILL__DECAL_IMAGES; i++) {
-        rill_rg_image_desc id = {.format = formats[i], .scale = r->render_scale};
-        df->out[i] = rill_rg_create_image(g, names[i], &id, err);
-        if (!df->out[i].id) {
-            return err ? err->code : RILL_ERR_INVALID_ARGUMENT;
-        }
+    rill_rg_image_desc id = {.format = RILL_RG_FORMAT_RGBA16F,
+                             .scale = r->render_scale,
+                             .layers = RILL__DECAL_LAYERS,
+                             .array_view = true};
+    df->out = rill_rg_create_image(g, "decal", &id, err);
+    if (!df->out.id) {
+        return err ? err->code : RILL_ERR_INVALID_ARGUMENT;
     }
     df->depth = vs->res.depth;
     df->normal = vs->res.normal;
+    RILL_TRY(rill__post_decal_atlas_add(r, g, &df->copies, err)); /* the maps placed this frame */
     rill_rg_pass p = rill_rg_add_pass(
         g, &(rill_rg_pass_desc){.label = "forward_decal", .exec = exec_decals, .user = df}, err);
     RILL_TRY(rill_rg_use_image(g, p, df->depth, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
     RILL_TRY(rill_rg_use_image(g, p, df->normal, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    for (int i = 0; i < RILL__DECAL_IMAGES; i++) {
-        RILL_TRY(rill_rg_use_image(g, p, df->out[i], RILL_RG_USAGE_STORAGE_WRITE, err));
-        vs->res.decal[i] = df->out[i];
-    }
+    RILL_TRY(rill__post_decal_atlas_access(r, g, p, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL_TRY(rill_rg_use_image(g, p, df->out, RILL_RG_USAGE_STORAGE_WRITE, err));
+    vs->res.decal = df->out;
     return RILL_OK;
 }
 
@@ -403,6 +377,14 @@ void rill__post_decal_bindings(const rill_renderer *r, uint32_t view_index,
     out[1].buf = live ? df->bbuf : r->post->no_decal_buf;
     out[1].offset = live ? df->boff : 0;
     out[1].range = live ? df->bbytes : 0;
+}
+
+rill__img *rill__post_decal_view_atlas(const rill_renderer *r, uint32_t view_index) {
+    const decal_frame *df = view_index < RILL_RENDER_MAX_VIEWS && r->post && r->post->decals
+                                ? &r->post->decals[view_index]
+                                : NULL;
+    return df && df->recorded == r->frame_counter ? rill__post_decal_atlas_img(r)
+                                                  : r->post->no_decal;
 }
 
 void rill__post_decal_depth_cull(rill_renderer *r, bool on) {

@@ -2,9 +2,10 @@
  * through the renderer's file system the first frame a decal names them, the way a model's
  * external images are: the exported .rmip beside a .png is preferred (rill_export_output_path's
  * rule), a .rmip uploads in its own format and mip chain, any other image is decoded to RGBA8
- * with a generated chain. Up to POST_MAX_DECAL_MAPS stay loaded (least recently used replaced);
- * a map that cannot be read is warned about once, remembered as failed, and its decals draw
- * without it. The textures live in the renderer's pool, which frees them with the renderer. */
+ * with a generated chain. The texture is then copied into the decal atlas (post_decal_atlas.c)
+ * and freed. Up to POST_MAX_DECAL_MAPS maps are known at once (the least recently used one not in
+ * view is replaced); a map that cannot be read is warned about once, naming the decal's entity and
+ * the file, remembered as failed, and its decals draw without it. */
 #include "post_internal.h"
 
 #include "rill/formats/export.h"
@@ -60,16 +61,18 @@ static rill_texture from_image(rill_renderer *r, const uint8_t *bytes, size_t si
     return out;
 }
 
-/* Reads and uploads the map at path into slot m (m->tex stays {0} on failure, warned). */
-static void map_load(rill_renderer *r, rill__post_decal_map *m, const char *path, bool srgb) {
+/* Reads and uploads the map at path into slot m (failed on failure, warned naming entity). */
+static void map_load(rill_renderer *r, rill__post_decal_map *m, const char *path, bool srgb,
+                     rill_entity entity) {
     m->path = rill_intern(path);
     m->srgb = srgb;
+    m->failed = true;
     rill_vfs *vfs = r->post->vfs;
     if (!vfs) {
         RILL_LOG_WARN("render",
-                      "ForwardDecal map '%s': the renderer has no file system to read it from "
-                      "(rill_renderer_set_vfs); the decal draws without it",
-                      path);
+                      "ForwardDecal map '%s' (entity %u:%u): the renderer has no file system to "
+                      "read it from (rill_renderer_set_vfs); the decal draws without it",
+                      path, RILL_ENTITY_INDEX(entity), RILL_ENTITY_GENERATION(entity));
         return;
     }
     char rmip[1024];
@@ -82,35 +85,52 @@ static void map_load(rill_renderer *r, rill__post_decal_map *m, const char *path
                                     : from_image(r, data, size, read, srgb, &err);
     }
     rill_free(data);
-    if (!m->tex.id) {
-        RILL_LOG_WARN("render", "ForwardDecal map: %s; the decal draws without it", err.msg);
+    m->failed = !m->tex.id;
+    if (m->failed) {
+        RILL_LOG_WARN("render",
+                      "ForwardDecal map '%s' (entity %u:%u): %s; the decal draws without it", path,
+                      RILL_ENTITY_INDEX(entity), RILL_ENTITY_GENERATION(entity), err.msg);
     }
 }
 
-rill__img *rill__post_decal_map_img(rill_renderer *r, const char *path, bool srgb) {
+void rill__post_decal_map_drop(rill_renderer *r, rill__post_decal_map *m) {
+    if (m->tex.id) {
+        rill_render_texture_destroy(r, m->tex);
+    }
+    memset(m, 0, sizeof(*m));
+}
+
+rill__post_decal_map *rill__post_decal_map_get(rill_renderer *r, const char *path, bool srgb,
+                                               rill_entity entity) {
     if (!path || !path[0]) {
         return NULL;
     }
     rill__post *p = r->post;
-    rill__post_decal_map *slot = &p->maps[0];
+    rill__post_decal_map *slot = NULL; /* an empty entry, else the least recently used */
     for (uint32_t i = 0; i < POST_MAX_DECAL_MAPS; i++) {
         rill__post_decal_map *m = &p->maps[i];
         if (m->path && m->srgb == srgb && strcmp(m->path, path) == 0) {
             m->last_used = r->frame_counter;
-            rill__img *img = m->tex.id ? rill__texture_img(r, m->tex) : NULL;
-            return img && rill__img_ready(img) ? img : NULL;
+            return m;
         }
-        /* an empty slot, else the least recently used */
-        if (slot->path && (!m->path || m->last_used < slot->last_used)) {
+        bool older = m->path && m->last_used < r->frame_counter &&
+                     (!slot || (slot->path && m->last_used < slot->last_used));
+        if ((!m->path && (!slot || slot->path)) || older) {
             slot = m;
         }
     }
-    if (slot->tex.id) {
-        rill_render_texture_destroy(r, slot->tex);
+    if (!slot) {
+        if (!p->warned_many_maps) {
+            RILL_LOG_WARN("render",
+                          "ForwardDecal map '%s': the decals in view name more than %u distinct "
+                          "maps; decals draw without the rest",
+                          path, POST_MAX_DECAL_MAPS);
+            p->warned_many_maps = true;
+        }
+        return NULL;
     }
-    memset(slot, 0, sizeof(*slot));
+    rill__post_decal_map_drop(r, slot);
     slot->last_used = r->frame_counter;
-    map_load(r, slot, path, srgb);
-    rill__img *img = slot->tex.id ? rill__texture_img(r, slot->tex) : NULL;
-    return img && rill__img_ready(img) ? img : NULL;
+    map_load(r, slot, path, srgb, entity);
+    return slot;
 }

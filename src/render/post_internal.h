@@ -7,7 +7,8 @@
  *   post_dof.c       depth of field
  *   post_motion.c    motion blur
  *   post_decal.c     ForwardDecal: extract, per-view culling and tile binning, the decal pass
- *   post_decal_maps.c  the decals' textures, read through the file system */
+ *   post_decal_maps.c  the decals' textures, read through the file system
+ *   post_decal_atlas.c the decal atlas: the maps' cells, their copies, its use by the passes */
 #ifndef RILL_RENDER_POST_INTERNAL_H
 #define RILL_RENDER_POST_INTERNAL_H
 
@@ -24,6 +25,7 @@ typedef enum rill__post_pipe {
     POST_PIPE_DOF_COMPOSITE,
     POST_PIPE_MOTION_BLUR,
     POST_PIPE_DECAL,
+    POST_PIPE_DECAL_ATLAS,
     POST_PIPE_NUM
 } rill__post_pipe;
 
@@ -43,13 +45,26 @@ typedef struct rill__post_run {
 
 #define POST_MAX_RUNS 32
 #define POST_MAX_LUTS 8
-#define POST_MAX_DECAL_MAPS 32
+#define POST_MAX_DECAL_MAPS RILL_RENDER_MAX_DECAL_MAPS
+/* The decal atlas (post_decal_atlas.c, decal_atlas.glsl): layers of SIZE x SIZE RGBA8 texels with
+ * a full mip chain; a map takes a square power-of-two cell of CELL_MIN .. SIZE texels aligned to
+ * its size. */
+#define POST_DECAL_ATLAS_SIZE 1024u
+#define POST_DECAL_ATLAS_MIPS 11u
+#define POST_DECAL_ATLAS_LAYERS 4u
+#define POST_DECAL_CELL_MIN 16u
 
-/* A ForwardDecal map on the GPU (or why not), by the interned path and colour space. */
+/* A ForwardDecal map (or why not), by the interned path and colour space: read into a texture,
+ * then copied into a cell of the atlas (the texture is freed the frame after). */
 typedef struct rill__post_decal_map {
     const char *path;
     bool srgb;
-    rill_texture tex; /* {0}: failed (warned once) */
+    bool failed;      /* could not be read (warned once) */
+    bool placed;      /* has a cell in the atlas */
+    bool warned_full; /* the atlas had no room for it (warned once) */
+    rill_texture tex; /* the image as read, until its copy has been recorded */
+    uint64_t copied;  /* the frame its copy into the atlas was recorded (0: none yet) */
+    uint32_t layer, x, y, log2_size; /* its cell (texels) */
     uint64_t last_used;
 } rill__post_decal_map;
 
@@ -74,9 +89,14 @@ typedef struct rill__post {
     rill__buf *no_decal_buf;    /* zeros: the decal pass's buffers when the frame arena is full */
     struct decal_frame *decals; /* post_decal.c: this frame's decal pass, per view */
     rill__post_decal_map maps[POST_MAX_DECAL_MAPS];
+    rill__img *atlas;        /* NULL until the first map is placed */
+    bool atlas_failed;       /* it could not be created (warned once) */
+    rill_rg_usage atlas_use; /* what the last frame left it in */
+    rill_rg_image atlas_rg;  /* this frame's import (valid in frame atlas_frame) */
+    uint64_t atlas_frame;
     bool warned_decals;        /* a decal with a non-finite or flat box */
     bool warned_many_decals;   /* more than RILL_RENDER_MAX_DECALS in a frame */
-    bool warned_many_maps;     /* more than RILL_RENDER_MAX_DECAL_MAPS for one camera */
+    bool warned_many_maps;     /* more than RILL_RENDER_MAX_DECAL_MAPS in one frame */
     bool decal_depth_cull_off; /* tiles keep decals outside their depth range (tests, bench) */
 } rill__post;
 
@@ -121,9 +141,45 @@ void rill__post_decal_depth_cull(rill_renderer *r, bool on);
  * and tile lists when its decal pass has recorded, else empty lists. */
 void rill__post_decal_bindings(const rill_renderer *r, uint32_t view_index,
                                rill__binding out[RILL__DECAL_BINDINGS]);
-/* post_decal_maps.c: the GPU image of the decal map at path (srgb: a colour map), loaded the first
- * time; NULL for no path, a map that failed (warned once) or one not uploaded yet. */
-rill__img *rill__post_decal_map_img(rill_renderer *r, const char *path, bool srgb);
+/* post_decal_maps.c: the entry of the decal map at path (srgb: a colour map) for this frame, read
+ * the first time (a failure is warned about once, naming entity and the file); NULL for no path or
+ * when every entry is in use this frame (warned once). */
+rill__post_decal_map *rill__post_decal_map_get(rill_renderer *r, const char *path, bool srgb,
+                                               rill_entity entity);
+/* Forgets entry m: frees its texture and gives back its cell. */
+void rill__post_decal_map_drop(rill_renderer *r, rill__post_decal_map *m);
+
+/* One map's copy into its atlas cell, and a camera's copies of a frame. */
+typedef struct rill__post_decal_copy {
+    rill__img *src;
+    uint32_t layer, x, y, log2_size;
+    bool srgb;
+} rill__post_decal_copy;
+typedef struct rill__post_decal_copies {
+    rill_renderer *r;
+    rill__post_decal_copy c[POST_MAX_DECAL_MAPS];
+    uint32_t n;
+} rill__post_decal_copies;
+
+/* post_decal_atlas.c: the atlas code (decal_atlas.glsl) of map m for this frame: 0 while it is
+ * not read yet or has no cell; places it when its texture is ready (warning once when the atlas
+ * is full) and queues its copy in copies. */
+uint32_t rill__post_decal_atlas_code(rill_renderer *r, rill__post_decal_map *m,
+                                     rill_entity entity, rill__post_decal_copies *copies);
+/* Imports the atlas into this frame's graph (once a frame) and adds a pass recording the copies
+ * (none: no pass). Nothing without an atlas. */
+rill_result rill__post_decal_atlas_add(rill_renderer *r, rill_rg *g,
+                                       rill__post_decal_copies *copies, rill_error *err);
+/* Pass p's use of the atlas when this frame imported it (the decal pass, the lit passes), and the
+ * image they bind: the atlas, or the 1 x 1 layer of zeros. */
+rill_result rill__post_decal_atlas_access(const rill_renderer *r, rill_rg *g, rill_rg_pass p,
+                                          rill_rg_usage usage, rill_error *err);
+rill__img *rill__post_decal_atlas_img(const rill_renderer *r);
+/* post_decal.c: what the lit passes of view view_index bind for the atlas: the atlas when that
+ * view's decal pass has recorded this frame, else the 1 x 1 layer of zeros. */
+rill__img *rill__post_decal_view_atlas(const rill_renderer *r, uint32_t view_index);
+/* Frees the textures of maps whose copies an earlier frame recorded. */
+void rill__post_decal_atlas_trim(rill_renderer *r);
 /* post_grade.c: frees the tables. */
 void rill__post_luts_destroy(rill_renderer *r);
 

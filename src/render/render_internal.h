@@ -208,15 +208,15 @@ typedef struct prev_xform {
  * built (frame_graph.c). depth, normal, motion and shadow_map are the view's own (the graph names
  * view N's copies "name.N": it orders a resource's readers after all its writers, so views cannot
  * share them); hdr is shared; ao and ao_raw are none ({0}) without SSAO. */
-#define RILL__DECAL_IMAGES 3
-/* The lit passes' decal walk for transparent surfaces: the decals, their tile lists (binding 20..)
+#define RILL__DECAL_LAYERS 3
+/* The lit passes' decal walk for transparent surfaces: the decals, their tile lists (binding 19..)
  */
 #define RILL__DECAL_BINDINGS 2
 typedef struct rill__view_res {
     rill_rg_image depth, normal, motion, shadow_map, hdr, ao, ao_raw;
-    /* ForwardDecal (post_decal.c), premultiplied with their coverage in the last channel: albedo,
-     * world normal, roughness; {0} without decals */
-    rill_rg_image decal[RILL__DECAL_IMAGES];
+    /* ForwardDecal (post_decal.c), premultiplied with their coverage in the last channel, one
+     * layer each (RILL__DECAL_LAYERS): albedo, world normal, roughness; {0} without decals */
+    rill_rg_image decal;
     rill_rg_image ldr;   /* the view's tonemapped colour (the output itself for a single view) */
     rill_rg_image scene; /* the opaque image with mips transmissive surfaces see; {0}: none */
     /* With MSAA (msaa.c): the multisampled depth and HDR colour of the opaque pass; {0} without */

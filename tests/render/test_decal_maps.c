@@ -8,8 +8,11 @@
  * hidden channel is not extracted, one in a ghost channel is; the tiles' depth test (a tile drops
  * the decals whose box's depth range misses its surfaces') leaves the picture as it was without
  * it, on a scene of near and far surfaces sharing tiles; a colour decal paints a blended glass
- * pane inside its box (the pane's own fragments walk the decals) and nothing outside, while a decal
- * with an albedo map leaves the pane alone. */
+ * pane inside its box (the pane's own fragments walk the decals) and nothing outside, and with an
+ * albedo map opaque on one half paints only that half (the map sampled from the decal atlas); a
+ * map that is not an image is warned about naming entity and file and the decal draws its colour;
+ * a fifth 1024 x 1024 map in view overflows the atlas (warned, naming it) and paints once the
+ * others have left the view. */
 #include "rill_test.h"
 
 #include "rill/asset.h"
@@ -185,14 +188,20 @@ static void test_albedo_map(void **state) {
     float left[1][4];
     box_rect(&sc, &d, whole_lo, (float[3]){0.0f, 0.5f, 0.5f}, left[0]);
     int outside = 0, changed = changed_pixels(base, sc.px, left, 1, &outside);
-    int greener = 0;
+    int greener = 0, edge = 0;
     for (int i = 0; i < W * H; i++) {
-        greener += sc.px[i * 4 + 1] > base[i * 4 + 1] + 20 && sc.px[i * 4] < base[i * 4];
+        bool g = sc.px[i * 4 + 1] > base[i * 4 + 1] + 20 && sc.px[i * 4] < base[i * 4];
+        greener += g;
+        /* the others lie on the map's alpha edge (bilinear between its halves), box x = 0 */
+        edge += !g && memcmp(sc.px + i * 4, base + i * 4, 3) != 0 &&
+                fabsf((float)(i % W) + 0.5f - left[0][2]) < 2.0f;
     }
-    print_message("albedo map: %d pixels changed (%d greener), %d outside the map's opaque half\n",
-                  changed, greener, outside);
+    print_message("albedo map: %d pixels changed (%d greener, %d on the map's edge), %d outside "
+                  "the map's opaque half\n",
+                  changed, greener, edge, outside);
     assert_true(changed > 100);
-    assert_true(greener > changed * 9 / 10);
+    assert_true(greener > changed * 8 / 10);
+    assert_int_equal(greener + edge, changed);
     assert_int_equal(outside, 0);
     scene_close(&sc);
 }
@@ -436,13 +445,119 @@ static void test_transparent_surface(void **state) {
     assert_true(changed > 150);
     assert_true(redder > changed * 9 / 10);
     assert_int_equal(outside, 0);
-    write_map(&sc, "mask.png", (uint8_t[4]){255, 255, 255, 255}, (uint8_t[4]){255, 255, 255, 255});
+    /* a map opaque on its left half (box -X) only: the pane turns redder there and nowhere else */
+    write_map(&sc, "mask.png", (uint8_t[4]){255, 255, 255, 255}, (uint8_t[4]){255, 255, 255, 0});
     d.albedo = "mask.png";
     scene_render(&sc, &d, 1, 3); /* the first frame reads and uploads the map */
+    int all = changed;
+    box_rect(&sc, &d, whole_lo, (float[3]){0.0f, 0.5f, 0.5f}, rect[0]);
     changed = changed_pixels(base, sc.px, rect, 1, &outside);
-    print_message("glass pane, decal with a map: %d pixels changed\n", changed);
-    assert_int_equal(changed, 0);
+    redder = 0;
+    for (int i = 0; i < W * H; i++) {
+        redder += sc.px[i * 4] > base[i * 4] + 10 && sc.px[i * 4 + 2] < base[i * 4 + 2];
+    }
+    print_message("glass pane, decal with a half-opaque map: %d pixels changed (%d redder), %d "
+                  "outside the map's opaque half\n",
+                  changed, redder, outside);
+    assert_true(changed > all / 4 && changed < all * 3 / 4);
+    assert_true(redder > changed * 8 / 10);
+    assert_int_equal(outside, 0);
     rill_render_material_destroy(sc.r, glass);
+    scene_close(&sc);
+}
+
+/* A map that is not an image (a truncated PNG header) is warned about once, naming the decal's
+ * entity and the file, and the decal draws as if it had no map. */
+static void test_broken_map(void **state) {
+    (void)state;
+    scene sc;
+    if (!scene_open(&sc, "decal_broken")) {
+        skip();
+    }
+    rill_render_decal d = box_decal(0, 0, 1.5f, 1.5f);
+    memcpy(d.base_color, (float[4]){0.1f, 0.1f, 0.9f, 1}, sizeof(d.base_color));
+    d.entity = RILL_ENTITY_MAKE(9, 2);
+    scene_render(&sc, &d, 1, 2);
+    static uint8_t plain[W * H * 4];
+    memcpy(plain, sc.px, sizeof(plain));
+    char path[700];
+    snprintf(path, sizeof(path), "%s/broken.png", sc.dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fwrite("\x89PNG\r\n\x1a\nnot really", 1, 18, f);
+    fclose(f);
+    d.albedo = "broken.png";
+    rill_test_log log = {0};
+    rill_test_log_begin(&log);
+    scene_render(&sc, &d, 1, 3);
+    rill_test_log_end(&log);
+    print_message("broken map: %s\n", log.last_msg);
+    assert_int_equal(log.count[RILL_LOG_WARN], 1);
+    assert_non_null(strstr(log.last_msg, "broken.png"));
+    assert_non_null(strstr(log.last_msg, "9:2"));
+    assert_memory_equal(sc.px, plain, sizeof(plain));
+    scene_close(&sc);
+}
+
+/* A size x size PNG of one colour under the scene's folder. */
+static void write_solid_map(scene *sc, const char *name, uint32_t size, const uint8_t rgba[4]) {
+    uint8_t *px = malloc((size_t)size * size * 4);
+    assert_non_null(px);
+    for (uint32_t i = 0; i < size * size; i++) {
+        memcpy(px + i * 4, rgba, 4);
+    }
+    char path[700];
+    snprintf(path, sizeof(path), "%s/%s", sc->dir, name);
+    rill_error err = {0};
+    assert_int_equal(rill_image_write_png(path, px, (int)size, (int)size, 4, &err), RILL_OK);
+    free(px);
+}
+
+/* The atlas holds four 1024 x 1024 maps (one a layer): a fifth in view at once is warned about
+ * (naming it, its size and the atlas) and its decal draws without it; once the others leave the
+ * view, it takes one of their cells and paints. */
+static void test_atlas_full(void **state) {
+    (void)state;
+    scene sc;
+    if (!scene_open(&sc, "decal_atlas_full")) {
+        skip();
+    }
+    rill_render_decal d[5];
+    static const char *const names[5] = {"big0.png", "big1.png", "big2.png", "big3.png",
+                                         "big4.png"};
+    for (int i = 0; i < 5; i++) {
+        write_solid_map(&sc, names[i], 1024, (uint8_t[4]){40, 200, 40, 255});
+        d[i] = box_decal(-1.6f + 0.8f * (float)i, 0, 0.7f, 0.7f);
+        d[i].entity = RILL_ENTITY_MAKE(20 + i, 0);
+    }
+    /* the last decal alone without its map: the picture a failed map leaves */
+    scene_render(&sc, &d[4], 1, 2);
+    static uint8_t plain[W * H * 4];
+    memcpy(plain, sc.px, sizeof(plain));
+    for (int i = 0; i < 5; i++) {
+        d[i].albedo = names[i];
+    }
+    rill_test_log log = {0};
+    rill_test_log_begin(&log);
+    scene_render(&sc, d, 5, 3);
+    rill_test_log_end(&log);
+    print_message("atlas full: %s\n", log.last_msg);
+    assert_int_equal(log.count[RILL_LOG_WARN], 1);
+    assert_non_null(strstr(log.last_msg, "big4.png"));
+    assert_non_null(strstr(log.last_msg, "1024 x 1024"));
+    assert_non_null(strstr(log.last_msg, "atlas"));
+    assert_non_null(strstr(log.last_msg, "24:0"));
+    rill_test_log_begin(&log);
+    scene_render(&sc, &d[4], 1, 3);
+    rill_test_log_end(&log);
+    assert_int_equal(log.count[RILL_LOG_WARN], 0);
+    float rect[1][4];
+    box_rect(&sc, &d[4], whole_lo, whole_hi, rect[0]);
+    int outside = 0, changed = changed_pixels(plain, sc.px, rect, 1, &outside);
+    print_message("atlas full: alone, the fifth map paints %d pixels differently, %d outside\n",
+                  changed, outside);
+    assert_true(changed > 20);
+    assert_int_equal(outside, 0);
     scene_close(&sc);
 }
 
@@ -497,7 +612,8 @@ int main(void) {
         cmocka_unit_test(test_roughness_map),       cmocka_unit_test(test_missing_map_and_nan_box),
         cmocka_unit_test(test_angle_fade),          cmocka_unit_test(test_many_decals_binned),
         cmocka_unit_test(test_decal_channels),      cmocka_unit_test(test_depth_cull_keeps_picture),
-        cmocka_unit_test(test_transparent_surface),
+        cmocka_unit_test(test_transparent_surface), cmocka_unit_test(test_broken_map),
+        cmocka_unit_test(test_atlas_full),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -81,10 +81,12 @@ typedef struct rill_render_motion_blur {
  * normal_strength; the green channel of the `roughness` map replaces its roughness by
  * roughness_strength; the albedo map's alpha masks all three. So a decal is lit, shadowed and
  * fogged like the surface. Surfaces turned away from the box's +Y fade out between
- * angle_fade_start and angle_fade_end (degrees between the surface normal and +Y). Transparent
- * surfaces are not painted. Map paths are project paths read through the renderer's file system
- * (rill_renderer_set_vfs; the exported .rmip is preferred); a missing or unreadable one is warned
- * about once and the decal draws without it. The decal entity's scene channels decide whether it
+ * angle_fade_start and angle_fade_end (degrees between the surface normal and +Y). Blended and
+ * transmissive surfaces inside the box are painted the same way (maps included) by their own
+ * fragments. Map paths are project paths read through the renderer's file system
+ * (rill_renderer_set_vfs; the exported .rmip is preferred) into the renderer's decal atlas (maps
+ * above 1024 texels are scaled down); a missing or unreadable one, or one the full atlas has no
+ * room for, is warned about once and the decal draws without it. The decal entity's scene channels decide whether it
  * draws: hidden or wireframe, not at all; ghost, like normal. */
 typedef struct rill_render_forward_decal {
     float base_color[4];    /* linear RGB, alpha = opacity (default (1, 1, 1, 1)) */
@@ -109,10 +111,10 @@ typedef struct rill_render_decal {
 } rill_render_decal;
 
 /* Most decals one frame draws (the rest are dropped with a warning once per renderer), and most
- * distinct decal maps one camera samples in a frame (decals naming more draw without them, warned
- * once). */
+ * distinct decal maps the renderer holds in its decal atlas at once (decals in view naming more
+ * draw without them, warned once; maps out of view make room). */
 #define RILL_RENDER_MAX_DECALS 256u
-#define RILL_RENDER_MAX_DECAL_MAPS 8u
+#define RILL_RENDER_MAX_DECAL_MAPS 64u
 
 /* The file system ColorGrading.lut and ForwardDecal map paths are read from (a project's,
  * rill_app_vfs); NULL: none (a lut or map then logs that it cannot be read). Borrowed: it must

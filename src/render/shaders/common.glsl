@@ -52,13 +52,15 @@ layout(set = 0, binding = 7) uniform samplerCube ibl_specular;
 layout(set = 0, binding = 8) uniform sampler2D ibl_brdf;
 layout(set = 0, binding = 9) uniform sampler2D ibl_sh;
 // ForwardDecal (post_decal.c), per pixel of the 3D image, each premultiplied by its coverage
-// (in the last channel): albedo, world-space normal, roughness (r, coverage g). 1x1 zeros without.
-layout(set = 0, binding = 15) uniform sampler2D decal_tex; // after the probes (10..14)
-layout(set = 0, binding = 17) uniform sampler2D decal_normal_tex; // after the transmission image
-layout(set = 0, binding = 18) uniform sampler2D decal_rough_tex;
+// (in the last channel), one layer each: albedo, world-space normal, roughness (r, coverage g).
+// One 1x1 layer of zeros without.
+layout(set = 0, binding = 15) uniform sampler2DArray decal_tex; // after the probes (10..14)
+// The decal atlas (post_decal_atlas.c, decal_atlas.glsl), for the transparent surfaces' decal walk
+// (pbr_decals.glsl); after the transmission image.
+layout(set = 0, binding = 17) uniform sampler2DArray decal_atlas;
 // The cloud shadow map (clouds.c, clouds_shadow.comp): r the clouds' transmittance of the sun's
 // light at each ground point of a square around the camera (a white texel without clouds).
-layout(set = 0, binding = 19) uniform sampler2D cloud_shadow_tex;
+layout(set = 0, binding = 18) uniform sampler2D cloud_shadow_tex;
 
 // The share of the sun's light the clouds let through to world point p: the ground point on the
 // sun's ray through p (the map is of the ground), 1 outside the map or without one.

@@ -6,8 +6,9 @@
 // CPU) misses it, then each pixel walks only the decals left, in order. A pixel's surface (prepass
 // depth through the inverse view-projection) is taken into each box's space; inside the unit box,
 // facing the box's +Y within the angle fade, the decal's albedo, normal and roughness are laid over
-// what earlier decals left (premultiplied, coverage in the last channel). The lit pass mixes the
-// surface's albedo, normal and roughness with them before lighting (pbr_body.glsl).
+// what earlier decals left (premultiplied, coverage in the last channel), into the three layers of
+// one image. The lit pass mixes the surface's albedo, normal and roughness with them before
+// lighting (pbr_body.glsl). Maps come from the decal atlas (decal_atlas.glsl): one binding.
 layout(local_size_x = 16, local_size_y = 16) in;
 
 struct Decal {
@@ -16,25 +17,17 @@ struct Decal {
     vec4 axis_y; // the box's +Y in world space (xyz), cosine of angle_fade_start (w)
     vec4 axis_x; // the box's +X in world space (xyz), cosine of angle_fade_end (w)
     vec4 params; // x normal strength, y roughness strength, zw the box's depth range (NDC z)
-    uvec4 maps;  // x albedo, y normal, z roughness: map binding + 1 (0 = none)
+    uvec4 maps;  // x albedo, y normal, z roughness: atlas codes (decal_atlas.glsl; 0 = none)
 };
 
 layout(set = 0, binding = 0) uniform sampler2D depth;
 layout(set = 0, binding = 1) uniform sampler2D normals;
-layout(set = 0, binding = 2, rgba16f) uniform writeonly image2D out_albedo;
-layout(set = 0, binding = 3, rgba16f) uniform writeonly image2D out_normal;
-layout(set = 0, binding = 4, rgba16f) uniform writeonly image2D out_rough; // r, coverage g
-layout(set = 0, binding = 5) readonly buffer Decals { Decal decals[]; };
+// layers: 0 albedo, 1 world normal, 2 roughness (r, coverage g)
+layout(set = 0, binding = 2, rgba16f) uniform writeonly image2DArray out_decal;
+layout(set = 0, binding = 3) readonly buffer Decals { Decal decals[]; };
 // words per tile, tiles across, 0, 0 (for pbr_decals.glsl); then each tile's words of decal bits
-layout(set = 0, binding = 6) readonly buffer Tiles { uint tile_bits[]; };
-layout(set = 0, binding = 7) uniform sampler2D map0;
-layout(set = 0, binding = 8) uniform sampler2D map1;
-layout(set = 0, binding = 9) uniform sampler2D map2;
-layout(set = 0, binding = 10) uniform sampler2D map3;
-layout(set = 0, binding = 11) uniform sampler2D map4;
-layout(set = 0, binding = 12) uniform sampler2D map5;
-layout(set = 0, binding = 13) uniform sampler2D map6;
-layout(set = 0, binding = 14) uniform sampler2D map7;
+layout(set = 0, binding = 4) readonly buffer Tiles { uint tile_bits[]; };
+layout(set = 0, binding = 5) uniform sampler2DArray atlas;
 
 layout(push_constant) uniform Push {
     uvec2 size;
@@ -48,20 +41,7 @@ layout(push_constant) uniform Push {
 shared uint tile_zmin, tile_zmax; // the tile's surface depths as float bits (>= 0: order kept)
 shared uint tile_list[MAX_WORDS]; // the tile's decal bits after the depth test
 
-// Map i with explicit gradients (compute has no derivatives); the binding is picked by a switch
-// because the maps are separate bindings.
-vec4 sample_map(uint i, vec2 uv, vec2 gx, vec2 gy) {
-    switch (i) {
-    case 0u: return textureGrad(map0, uv, gx, gy);
-    case 1u: return textureGrad(map1, uv, gx, gy);
-    case 2u: return textureGrad(map2, uv, gx, gy);
-    case 3u: return textureGrad(map3, uv, gx, gy);
-    case 4u: return textureGrad(map4, uv, gx, gy);
-    case 5u: return textureGrad(map5, uv, gx, gy);
-    case 6u: return textureGrad(map6, uv, gx, gy);
-    default: return textureGrad(map7, uv, gx, gy);
-    }
-}
+#include "decal_atlas.glsl"
 
 vec3 unproject(vec2 ndc, float d) {
     vec4 w = pc.world_from_clip * vec4(ndc, d, 1.0);
@@ -141,15 +121,15 @@ void main() {
                 vec2 gy = (dc.box_from_world * vec4(pos_y, 1.0)).xz + 0.5 - uv;
                 vec3 albedo = dc.color.rgb;
                 if (dc.maps.x != 0u) {
-                    vec4 t = sample_map(dc.maps.x - 1u, uv, gx, gy);
-                    albedo *= t.rgb;
+                    vec4 t = decal_atlas_sample(atlas, dc.maps.x, uv, gx, gy);
+                    albedo *= decal_atlas_srgb(t.rgb);
                     m *= t.a;
                 }
                 float ca = m * dc.color.a;
                 acc_a = vec4(albedo * ca, ca) + acc_a * (1.0 - ca);
                 if (dc.maps.y != 0u) {
                     // tangent space on the surface: u along the box's +X, the image's up along -Z
-                    vec2 xy = sample_map(dc.maps.y - 1u, uv, gx, gy).xy * 2.0 - 1.0;
+                    vec2 xy = decal_atlas_sample(atlas, dc.maps.y, uv, gx, gy).xy * 2.0 - 1.0;
                     float z = sqrt(max(0.0, 1.0 - dot(xy, xy)));
                     vec3 t = dc.axis_x.xyz - n * dot(dc.axis_x.xyz, n);
                     t = dot(t, t) > 1e-8 ? normalize(t) : vec3(0.0);
@@ -158,14 +138,14 @@ void main() {
                     acc_n = vec4(nd * cn, cn) + acc_n * (1.0 - cn);
                 }
                 if (dc.maps.z != 0u) {
-                    float rv = sample_map(dc.maps.z - 1u, uv, gx, gy).g;
+                    float rv = decal_atlas_sample(atlas, dc.maps.z, uv, gx, gy).g;
                     float cr = m * dc.params.y;
                     acc_r = vec2(rv * cr, cr) + acc_r * (1.0 - cr);
                 }
             }
         }
     }
-    imageStore(out_albedo, p, acc_a);
-    imageStore(out_normal, p, acc_n);
-    imageStore(out_rough, p, vec4(acc_r, 0.0, 0.0));
+    imageStore(out_decal, ivec3(p, 0), acc_a);
+    imageStore(out_decal, ivec3(p, 1), acc_n);
+    imageStore(out_decal, ivec3(p, 2), vec4(acc_r, 0.0, 0.0));
 }

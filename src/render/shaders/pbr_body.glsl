@@ -264,15 +264,16 @@ void main() {
     }
     vec2 decal_rough = vec2(0.0); // premultiplied roughness, coverage
     if (material.params2.y != 2.0 && material.params5.x <= 0.0) { // ForwardDecal: opaque surfaces
-        ivec2 dp = min(ivec2(gl_FragCoord.xy), textureSize(decal_tex, 0) - 1); // 1x1 without decals
-        vec4 dc = texelFetch(decal_tex, dp, 0);
+        ivec3 ds = textureSize(decal_tex, 0); // 1x1, one layer without decals
+        ivec2 dp = min(ivec2(gl_FragCoord.xy), ds.xy - 1);
+        vec4 dc = texelFetch(decal_tex, ivec3(dp, 0), 0);
         base.rgb = base.rgb * (1.0 - dc.a) + dc.rgb;
-        vec4 dn = texelFetch(decal_normal_tex, min(dp, textureSize(decal_normal_tex, 0) - 1), 0);
+        vec4 dn = texelFetch(decal_tex, ivec3(dp, min(1, ds.z - 1)), 0);
         if (dn.w > 0.0)
             n = normalize(n * (1.0 - dn.w) + dn.xyz);
-        decal_rough = texelFetch(decal_rough_tex, min(dp, textureSize(decal_rough_tex, 0) - 1), 0).rg;
+        decal_rough = texelFetch(decal_tex, ivec3(dp, min(2, ds.z - 1)), 0).rg;
     } else if (!terrain) { // blended or transmissive: the fragment walks its tile's decals
-        transparent_decals(in_world, n, base.rgb);
+        transparent_decals(in_world, n, base.rgb, decal_rough);
     }
     if (material.params3.x > 0.5) { // unlit: the base colour as it is
         pbr_emit(vec4(base.rgb, material.params2.y == 2.0 ? base.a : 1.0));
