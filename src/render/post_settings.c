@@ -145,8 +145,8 @@ static rill_result register_decal(rill_world *w, rill_error *err) {
                         .defaults = &decal_default,
                         .doc =
                             "a box (the entity's transform) painting colour, normal and roughness "
-                            "maps onto the opaque surfaces inside it (its colour alone onto "
-                            "transparent ones, when it has no albedo map), projected along its -Y"};
+                            "maps onto the opaque and transparent surfaces inside it, projected "
+                            "along its -Y"};
     return rill__render_type_ensure(w, &d, err).id ? RILL_OK : RILL_ERR_INVALID_ARGUMENT;
 }
 
