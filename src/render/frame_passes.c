@@ -62,8 +62,7 @@ static void bind_frame_set_with(const rill_renderer *r, const rill__view *vs, ri
 
 /* bind_frame_set_with the view's instance buffer (the CPU path's draw lists). */
 static void bind_frame_set(const rill_renderer *r, const rill__view *vs, rill__cmd *cmd, bool full,
-                           rill__img *shadow, rill__img *ao, rill__img *decal,
-                           rill__img *scene) {
+                           rill__img *shadow, rill__img *ao, rill__img *decal, rill__img *scene) {
     bind_frame_set_with(r, vs, cmd, full, shadow, ao, decal, scene, NULL);
 }
 

@@ -85,8 +85,9 @@ static bool atlas_ready(rill_renderer *r) {
     p->atlas_use = RILL_RG_USAGE_NONE;
     if (!p->atlas) {
         p->atlas_failed = true;
-        RILL_LOG_WARN("render", "ForwardDecal maps: the decal atlas cannot be created (%s); decals "
-                                "draw without their maps",
+        RILL_LOG_WARN("render",
+                      "ForwardDecal maps: the decal atlas cannot be created (%s); decals "
+                      "draw without their maps",
                       err.msg);
     }
     return p->atlas != NULL;
@@ -117,8 +118,8 @@ static bool place(rill_renderer *r, rill__post_decal_map *m, rill__img *img, ril
     return true;
 }
 
-uint32_t rill__post_decal_atlas_code(rill_renderer *r, rill__post_decal_map *m,
-                                     rill_entity entity, rill__post_decal_copies *copies) {
+uint32_t rill__post_decal_atlas_code(rill_renderer *r, rill__post_decal_map *m, rill_entity entity,
+                                     rill__post_decal_copies *copies) {
     if (!m || m->failed) {
         return 0;
     }
@@ -128,8 +129,8 @@ uint32_t rill__post_decal_atlas_code(rill_renderer *r, rill__post_decal_map *m,
             !place(r, m, img, entity)) {
             return 0;
         }
-        copies->c[copies->n++] = (rill__post_decal_copy){
-            img, m->layer, m->x, m->y, m->log2_size, m->srgb};
+        copies->c[copies->n++] =
+            (rill__post_decal_copy){img, m->layer, m->x, m->y, m->log2_size, m->srgb};
         m->copied = r->frame_counter;
     }
     uint32_t unit = POST_DECAL_CELL_MIN;

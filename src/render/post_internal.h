@@ -164,8 +164,8 @@ typedef struct rill__post_decal_copies {
 /* post_decal_atlas.c: the atlas code (decal_atlas.glsl) of map m for this frame: 0 while it is
  * not read yet or has no cell; places it when its texture is ready (warning once when the atlas
  * is full) and queues its copy in copies. */
-uint32_t rill__post_decal_atlas_code(rill_renderer *r, rill__post_decal_map *m,
-                                     rill_entity entity, rill__post_decal_copies *copies);
+uint32_t rill__post_decal_atlas_code(rill_renderer *r, rill__post_decal_map *m, rill_entity entity,
+                                     rill__post_decal_copies *copies);
 /* Imports the atlas into this frame's graph (once a frame) and adds a pass recording the copies
  * (none: no pass). Nothing without an atlas. */
 rill_result rill__post_decal_atlas_add(rill_renderer *r, rill_rg *g,

@@ -86,8 +86,8 @@ typedef struct rill_render_motion_blur {
  * fragments. Map paths are project paths read through the renderer's file system
  * (rill_renderer_set_vfs; the exported .rmip is preferred) into the renderer's decal atlas (maps
  * above 1024 texels are scaled down); a missing or unreadable one, or one the full atlas has no
- * room for, is warned about once and the decal draws without it. The decal entity's scene channels decide whether it
- * draws: hidden or wireframe, not at all; ghost, like normal. */
+ * room for, is warned about once and the decal draws without it. The decal entity's scene channels
+ * decide whether it draws: hidden or wireframe, not at all; ghost, like normal. */
 typedef struct rill_render_forward_decal {
     float base_color[4];    /* linear RGB, alpha = opacity (default (1, 1, 1, 1)) */
     float angle_fade_start; /* degrees, 0 .. 180 (default 60) */
