@@ -1,7 +1,8 @@
 /* gi_box_fixture.h: the closed box of the global illumination tests (test_gi.c, test_gi_voxel.c):
  * x in [-1, 1], y in [0, 2], z in [-1, 1], a white floor, ceiling, back and front walls, a red wall
  * at -x and a green one at +x, a point light under the ceiling, the camera inside looking down
- * at the floor; and how to measure colour bleeding on its floor. */
+ * at the floor; and how to measure colour bleeding on its floor; the GI settings on the view, the
+ * stats and a log capture. */
 #ifndef RILL_TEST_GI_BOX_FIXTURE_H
 #define RILL_TEST_GI_BOX_FIXTURE_H
 
@@ -154,6 +155,47 @@ static inline double bleed(const box_scene *b, const uint8_t *px) {
 
 static inline rill_render_routed_settings gi_route(rill_render_global_illumination *g) {
     return (rill_render_routed_settings){"GlobalIllumination", g, sizeof(*g), 0};
+}
+
+/* The view's settings: GlobalIllumination g (which must outlive the frames rendered with it). */
+static rill_render_routed_settings box_settings;
+static inline void use_gi(box_scene *b, rill_render_global_illumination *g) {
+    box_settings = gi_route(g);
+    b->snap.view.settings = &box_settings;
+    b->snap.view.settings_count = 1;
+}
+
+/* The box at the High tier with GlobalIllumination quality q (the defaults otherwise) in *g. */
+static inline void box_open_gi(box_scene *b, rill_render_global_illumination *g, rill_gi_quality q) {
+    box_open(b, RILL_RENDER_QUALITY_HIGH);
+    *g = rill_render_global_illumination_query_defaults();
+    g->quality = q;
+    use_gi(b, g);
+}
+
+static inline rill_render_stats box_stats(const box_scene *b) {
+    rill_render_stats st;
+    rill_renderer_stats(b->r, &st);
+    return st;
+}
+
+/* Warnings logged while a test runs (rill_log_set_sink(log_sink, NULL); logged[0] = 0 first). */
+static char logged[16384];
+static inline void log_sink(rill_log_level level, const char *module, const char *msg,
+                            void *user) {
+    (void)level;
+    (void)module;
+    (void)user;
+    size_t n = strlen(logged);
+    snprintf(logged + n, sizeof(logged) - n, "%s\n", msg);
+}
+
+static inline int count_of(const char *hay, const char *needle) {
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle)) {
+        n++;
+    }
+    return n;
 }
 
 #endif

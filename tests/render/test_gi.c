@@ -33,9 +33,7 @@ static void test_gi_colour_bleeding(void **state) {
     assert_false(has_pass(&b, "ssgi"));
 
     rill_render_global_illumination g = rill_render_global_illumination_query_defaults();
-    rill_render_routed_settings rs = gi_route(&g);
-    b.snap.view.settings = &rs;
-    b.snap.view.settings_count = 1;
+    use_gi(&b, &g);
     box_render(&b, 8, on);
     double ratio_on = bleed(&b, on);
     assert_true(has_pass(&b, "ssgi") && has_pass(&b, "ssgi_temporal") &&
@@ -100,9 +98,7 @@ static void test_gi_tier_ceiling(void **state) {
     box_scene b;
     box_open(&b, RILL_RENDER_QUALITY_MEDIUM);
     rill_render_global_illumination g = rill_render_global_illumination_query_defaults();
-    rill_render_routed_settings rs = gi_route(&g);
-    b.snap.view.settings = &rs;
-    b.snap.view.settings_count = 1;
+    use_gi(&b, &g);
     box_render(&b, 1, NULL);
     assert_false(has_pass(&b, "ssgi"));
     rill_renderer_set_quality(b.r, RILL_RENDER_QUALITY_HIGH);
@@ -111,23 +107,6 @@ static void test_gi_tier_ceiling(void **state) {
     box_close(&b);
 }
 
-/* Warnings logged while a test runs. */
-static char logged[8192];
-static void log_sink(rill_log_level level, const char *module, const char *msg, void *user) {
-    (void)level;
-    (void)module;
-    (void)user;
-    size_t n = strlen(logged);
-    snprintf(logged + n, sizeof(logged) - n, "%s\n", msg);
-}
-
-static int count_of(const char *hay, const char *needle) {
-    int n = 0;
-    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle)) {
-        n++;
-    }
-    return n;
-}
 
 /* Values that are not finite or out of range are clamped, each field warned about once. */
 static void test_gi_hostile_settings(void **state) {
@@ -138,9 +117,7 @@ static void test_gi_hostile_settings(void **state) {
                                          .intensity = NAN,
                                          .specular_intensity = -3.0f,
                                          .debug = (rill_gi_debug)9};
-    rill_render_routed_settings rs = gi_route(&g);
-    b.snap.view.settings = &rs;
-    b.snap.view.settings_count = 1;
+    use_gi(&b, &g);
     logged[0] = 0;
     rill_log_set_sink(log_sink, NULL);
     static uint8_t px[W * H * 4];
@@ -305,9 +282,7 @@ static void test_gi_disocclusion(void **state) {
     rill_render_global_illumination g = rill_render_global_illumination_query_defaults();
     g.intensity = 4.0f;
     g.debug = RILL_GI_DEBUG_INDIRECT_ONLY;
-    rill_render_routed_settings rs = gi_route(&g);
-    b.snap.view.settings = &rs;
-    b.snap.view.settings_count = 1;
+    use_gi(&b, &g);
     vec3 spot = {-0.35f, 0.0f, -0.3f}; /* floor by the red wall, behind the box */
     static uint8_t fresh[W * H * 4], covered[W * H * 4], uncovered[W * H * 4];
     box_render(&b, 8, fresh); /* no box yet: the floor's converged indirect light */

@@ -8,23 +8,6 @@
 
 #include "gi_box_fixture.h"
 
-static rill_render_routed_settings rs;
-
-static void use_gi(box_scene *b, rill_render_global_illumination *g) {
-    rs = gi_route(g);
-    b->snap.view.settings = &rs;
-    b->snap.view.settings_count = 1;
-}
-
-static char logged[16384];
-static void log_sink(rill_log_level level, const char *module, const char *msg, void *user) {
-    (void)level;
-    (void)module;
-    (void)user;
-    size_t n = strlen(logged);
-    snprintf(logged + n, sizeof(logged) - n, "%s\n", msg);
-}
-
 /* Renders the box with quality q for `frames` frames into px; the stats of the last. */
 static rill_render_stats render_tier(box_scene *b, rill_gi_quality q, uint32_t frames,
                                      uint8_t *px) {

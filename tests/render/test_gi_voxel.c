@@ -18,20 +18,6 @@
 
 #include "gi_box_fixture.h"
 
-static rill_render_routed_settings rs;
-
-static void use_gi(box_scene *b, rill_render_global_illumination *g) {
-    rs = gi_route(g);
-    b->snap.view.settings = &rs;
-    b->snap.view.settings_count = 1;
-}
-
-static rill_render_stats stats_of(const box_scene *b) {
-    rill_render_stats st;
-    rill_renderer_stats(b->r, &st);
-    return st;
-}
-
 /* Colour bleeding with one tier: passes, stats, the ratio against the picture without GI. */
 static void bleed_with(rill_gi_quality q, double *out_ratio) {
     box_scene b;
@@ -50,7 +36,7 @@ static void bleed_with(rill_gi_quality q, double *out_ratio) {
                 has_pass(&b, "ssgi_apply"));
     assert_false(has_pass(&b, "ssgi")); /* the cone trace replaces the screen-space one */
     assert_true(fabs(ratio_off - 1.0) < 0.01);
-    rill_render_stats st = stats_of(&b);
+    rill_render_stats st = box_stats(&b);
     print_message("voxels filled %u, cascades resident %u, voxelize %.3f ms, %llu units\n",
                   st.gi_voxels_filled, st.gi_cascades_resident, st.gi_voxelize_ms,
                   (unsigned long long)st.gi_voxel_units);
@@ -81,15 +67,13 @@ static void test_voxel_gi_bleeding(void **state) {
 static void test_voxel_gi_instances_leave(void **state) {
     (void)state;
     box_scene b;
-    box_open(&b, RILL_RENDER_QUALITY_HIGH);
-    rill_render_global_illumination g = rill_render_global_illumination_query_defaults();
-    g.quality = RILL_GI_SDF_LOW;
-    use_gi(&b, &g);
+    rill_render_global_illumination g;
+    box_open_gi(&b, &g, RILL_GI_SDF_LOW);
     box_render(&b, 6, NULL);
-    uint32_t all = stats_of(&b).gi_voxels_filled;
+    uint32_t all = box_stats(&b).gi_voxels_filled;
     b.inst[4] = b.inst[5]; /* the red wall goes (the green one twice: one id, counted once) */
     box_render(&b, 6, NULL);
-    uint32_t without = stats_of(&b).gi_voxels_filled;
+    uint32_t without = box_stats(&b).gi_voxels_filled;
     print_message("voxels with the red wall %u, without %u\n", all, without);
     assert_true(without < all);
     box_close(&b);
@@ -97,10 +81,10 @@ static void test_voxel_gi_instances_leave(void **state) {
     use_gi(&b, &g);
     b.snap.instance_count = 4; /* no coloured walls at all */
     box_render(&b, 6, NULL);
-    uint32_t walls_out = stats_of(&b).gi_voxels_filled;
+    uint32_t walls_out = box_stats(&b).gi_voxels_filled;
     b.snap.instance_count = 6;
     box_render(&b, 6, NULL);
-    assert_int_equal(stats_of(&b).gi_voxels_filled, all); /* back: the same voxels */
+    assert_int_equal(box_stats(&b).gi_voxels_filled, all); /* back: the same voxels */
     assert_true(walls_out < without);
     box_close(&b);
 }
@@ -110,27 +94,25 @@ static void test_voxel_gi_instances_leave(void **state) {
 static void test_voxel_gi_budget(void **state) {
     (void)state;
     box_scene b;
-    box_open(&b, RILL_RENDER_QUALITY_HIGH);
-    rill_render_global_illumination g = rill_render_global_illumination_query_defaults();
-    g.quality = RILL_GI_SDF_LOW;
-    use_gi(&b, &g);
+    rill_render_global_illumination g;
+    box_open_gi(&b, &g, RILL_GI_SDF_LOW);
     box_render(&b, 6, NULL);
-    uint32_t want = stats_of(&b).gi_voxels_filled;
+    uint32_t want = box_stats(&b).gi_voxels_filled;
     box_close(&b);
 
     const uint32_t budget = 300;
     box_open_budget(&b, RILL_RENDER_QUALITY_HIGH, budget);
     use_gi(&b, &g);
     uint32_t frames = 0, busy = 0;
-    for (; frames < 400 && stats_of(&b).gi_voxels_filled != want; frames++) {
+    for (; frames < 400 && box_stats(&b).gi_voxels_filled != want; frames++) {
         box_render(&b, 1, NULL);
-        rill_render_stats st = stats_of(&b);
+        rill_render_stats st = box_stats(&b);
         assert_true(st.gi_voxel_units <= budget);
         busy += st.gi_voxel_units > budget / 2 ? 1u : 0u;
     }
     print_message("budget %u: filled %u of %u voxels after %u frames (%u frames over half)\n",
-                  budget, stats_of(&b).gi_voxels_filled, want, frames, busy);
-    assert_int_equal(stats_of(&b).gi_voxels_filled, want);
+                  budget, box_stats(&b).gi_voxels_filled, want, frames, busy);
+    assert_int_equal(box_stats(&b).gi_voxels_filled, want);
     assert_true(frames > 6); /* it did take longer */
     assert_true(busy > 0);
     box_close(&b);
@@ -159,24 +141,12 @@ static void test_voxel_gi_cache_view(void **state) {
     box_close(&b);
 }
 
-/* Warnings logged while a test runs. */
-static char logged[8192];
-static void log_sink(rill_log_level level, const char *module, const char *msg, void *user) {
-    (void)level;
-    (void)module;
-    (void)user;
-    size_t n = strlen(logged);
-    snprintf(logged + n, sizeof(logged) - n, "%s\n", msg);
-}
-
 /* Hwrt runs SdfHigh and says so once; hostile values on a voxel tier clamp. */
 static void test_voxel_gi_hwrt_and_hostile(void **state) {
     (void)state;
     box_scene b;
-    box_open(&b, RILL_RENDER_QUALITY_HIGH);
-    rill_render_global_illumination g = rill_render_global_illumination_query_defaults();
-    g.quality = RILL_GI_HWRT;
-    use_gi(&b, &g);
+    rill_render_global_illumination g;
+    box_open_gi(&b, &g, RILL_GI_HWRT);
     logged[0] = 0;
     rill_log_set_sink(log_sink, NULL);
     box_render(&b, 3, NULL);
@@ -233,12 +203,10 @@ static void test_voxel_gi_specular_cone(void **state) {
 static void test_voxel_gi_moving_instance(void **state) {
     (void)state;
     box_scene b;
-    box_open(&b, RILL_RENDER_QUALITY_HIGH);
-    rill_render_global_illumination g = rill_render_global_illumination_query_defaults();
-    g.quality = RILL_GI_SDF_LOW;
-    use_gi(&b, &g);
+    rill_render_global_illumination g;
+    box_open_gi(&b, &g, RILL_GI_SDF_LOW);
     box_render(&b, 6, NULL);
-    uint32_t room = stats_of(&b).gi_voxels_filled;
+    uint32_t room = box_stats(&b).gi_voxels_filled;
     /* a 0.6 m cube standing on the floor in the middle of the room */
     static rill_render_instance inst[7];
     memcpy(inst, b.inst, sizeof(b.inst));
@@ -248,14 +216,14 @@ static void test_voxel_gi_moving_instance(void **state) {
     b.snap.instances = inst;
     b.snap.instance_count = 7;
     box_render(&b, 6, NULL);
-    uint32_t with_cube = stats_of(&b).gi_voxels_filled;
+    uint32_t with_cube = box_stats(&b).gi_voxels_filled;
     for (int i = 0; i < 8; i++) { /* it slides 2 cm a frame */
         inst[6].transform[12] += 0.02f;
         box_render(&b, 1, NULL);
     }
-    uint32_t moving = stats_of(&b).gi_voxels_filled;
+    uint32_t moving = box_stats(&b).gi_voxels_filled;
     box_render(&b, 40, NULL); /* still again */
-    uint32_t settled = stats_of(&b).gi_voxels_filled;
+    uint32_t settled = box_stats(&b).gi_voxels_filled;
     print_message("voxels: room %u, with the cube %u, while it moves %u, once still %u\n", room,
                   with_cube, moving, settled);
     assert_true(with_cube > room);
@@ -269,13 +237,11 @@ static void test_voxel_gi_moving_instance(void **state) {
 static void test_voxel_gi_capture_keeps_clipmap(void **state) {
     (void)state;
     box_scene b;
-    box_open(&b, RILL_RENDER_QUALITY_HIGH);
-    rill_render_global_illumination g = rill_render_global_illumination_query_defaults();
-    g.quality = RILL_GI_SDF_LOW;
-    use_gi(&b, &g);
+    rill_render_global_illumination g;
+    box_open_gi(&b, &g, RILL_GI_SDF_LOW);
     box_render(&b, 6, NULL);
-    uint32_t filled = stats_of(&b).gi_voxels_filled;
-    assert_int_equal(stats_of(&b).gi_voxel_units, 0); /* settled */
+    uint32_t filled = box_stats(&b).gi_voxels_filled;
+    assert_int_equal(box_stats(&b).gi_voxel_units, 0); /* settled */
     rill_render_probe probe;
     memset(&probe, 0, sizeof(probe));
     glm_mat4_identity((vec4 *)probe.world_from_probe);
@@ -289,9 +255,9 @@ static void test_voxel_gi_capture_keeps_clipmap(void **state) {
     uint64_t units = 0;
     for (int i = 0; i < 8; i++) { /* the textures' upload, six faces (one a frame), the bake */
         box_render(&b, 1, NULL);
-        units += stats_of(&b).gi_voxel_units;
+        units += box_stats(&b).gi_voxel_units;
     }
-    rill_render_stats st = stats_of(&b);
+    rill_render_stats st = box_stats(&b);
     print_message("after the capture: %llu work units, %u voxels (%u before)\n",
                   (unsigned long long)units, st.gi_voxels_filled, filled);
     assert_int_equal(st.probe_bakes, 1);
@@ -405,7 +371,7 @@ static void test_voxel_gi_model_walls(void **state) {
     use_gi(&b, &g);
     box_render(&b, 10, on);
     double ratio_on = bleed(&b, on);
-    uint32_t filled = stats_of(&b).gi_voxels_filled;
+    uint32_t filled = box_stats(&b).gi_voxels_filled;
     print_message("model walls, SdfLow: bleed ratio off %.3f on %.3f, %u voxels\n", ratio_off,
                   ratio_on, filled);
     assert_true(fabs(ratio_off - 1.0) < 0.01);
@@ -415,7 +381,7 @@ static void test_voxel_gi_model_walls(void **state) {
     b.snap.instance_count = 4;
     rill_render_model_destroy(b.r, &model);
     box_render(&b, 6, NULL);
-    uint32_t after = stats_of(&b).gi_voxels_filled;
+    uint32_t after = box_stats(&b).gi_voxels_filled;
     print_message("after the model unloads: %u voxels\n", after);
     assert_true(after < filled);
     render_test_destroy_clean(b.r, true);
