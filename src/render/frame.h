@@ -464,11 +464,11 @@ rill_result rill__oit_add_resolve(rill_renderer *r, rill_rg *g, rill__view *vs,
                                   rill_rg_pass transparent, rill_error *err);
 rill__pipe *const *rill__oit_begin_draws(rill_rg_ctx *ctx, const rill__view *vs);
 
-/* frame_passes.c: `label`, a copy of view vs's lit image so far into a new image of its size
- * (*out), recorded by exec (which copies vs->res.hdr into that image) after *after, which then
- * becomes the copy: what the ocean and pool water refract and reflect. */
-rill_result rill__add_scene_copy(rill_rg *g, rill__view *vs, const char *label,
-                                 rill_rg_exec_fn exec, rill_rg_pass *after, rill_rg_image *out,
+/* frame_passes.c: "water.scene", a copy of view vs's lit image so far into vs->res.water_scene
+ * (an image of its size), what the ocean and pool water refract and reflect: made once a frame
+ * per view, by the first water that asks, after *after (which then becomes the copy); a later
+ * water (already after the first's pass) reads the same image. */
+rill_result rill__add_scene_copy(rill_rg *g, rill__view *vs, rill_rg_pass *after,
                                  rill_error *err);
 /* frame_passes.c: recording functions; user is what each comment names. */
 void rill__pass_shadows(rill_rg_ctx *ctx, void *user);       /* rill__view */

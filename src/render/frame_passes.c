@@ -954,21 +954,29 @@ void rill__pass_present(rill_rg_ctx *ctx, void *user) {
     rill__cmd_blit(ctx->cmd, rill__ctx_img(ctx, f->ldr_color), rill__ctx_img(ctx, f->out));
 }
 
-rill_result rill__add_scene_copy(rill_rg *g, rill__view *vs, const char *label,
-                                 rill_rg_exec_fn exec, rill_rg_pass *after, rill_rg_image *out,
+static void pass_scene_copy(rill_rg_ctx *ctx, void *user) {
+    const rill__view *vs = user;
+    rill__cmd_copy_image_general(ctx->cmd, rill__ctx_img(ctx, vs->res.hdr),
+                                 rill__ctx_img(ctx, vs->res.water_scene));
+}
+
+rill_result rill__add_scene_copy(rill_rg *g, rill__view *vs, rill_rg_pass *after,
                                  rill_error *err) {
+    if (vs->res.water_scene.id) {
+        return RILL_OK; /* copied for the other water this frame */
+    }
     uint32_t w = vs->size3[0] ? vs->size3[0] : 1, h = vs->size3[1] ? vs->size3[1] : 1;
     rill_rg_image_desc d = {.format = RILL_RG_FORMAT_RGBA16F,
                             .size_mode = RILL_RG_SIZE_ABSOLUTE,
                             .width = w,
                             .height = h};
-    rill_rg_image scene = rill_rg_create_image(g, label, &d, err);
-    *out = scene;
-    rill_rg_pass_desc pd = {.label = label, .exec = exec, .user = vs, .view = vs->index};
+    const char *label = "water.scene";
+    vs->res.water_scene = rill_rg_create_image(g, label, &d, err);
+    rill_rg_pass_desc pd = {.label = label, .exec = pass_scene_copy, .user = vs, .view = vs->index};
     rill_rg_pass copy = rill_rg_add_pass(g, &pd, err);
     /* Held as written (it only reads it) to sit between the passes before and the water's. */
     RILL_TRY(rill_rg_use_image(g, copy, vs->res.hdr, RILL_RG_USAGE_STORAGE_WRITE, err));
-    RILL_TRY(rill_rg_use_image(g, copy, scene, RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL_TRY(rill_rg_use_image(g, copy, vs->res.water_scene, RILL_RG_USAGE_STORAGE_WRITE, err));
     RILL_TRY(rill_rg_add_edge(g, *after, copy, err));
     *after = copy;
     return RILL_OK;

@@ -2,8 +2,9 @@
  * compute steps simulate the sea: "ocean.spectrum" (ocean_spectrum.comp: h(k, t) and its derived
  * spectra into the workspace), "ocean.fft" (ocean_fft.comp twice: rows, then columns) and
  * "ocean.maps" (ocean_maps.comp: the displacement and slope images, a layer per cascade). Per
- * view, "ocean.scene" copies the lit image (what the water shows through refraction offsets and
- * its screen-space reflections read, since "ocean" writes the lit image in place) and "ocean"
+ * view, "water.scene" copies the lit image (what the water shows through refraction offsets and
+ * its screen-space reflections read, since "ocean" writes the lit image in place; one copy with
+ * the pool water's, rill__add_scene_copy) and "ocean"
  * (ocean_draw.comp) draws the water over the lit image. Without an ocean there is no pass and
  * nothing is allocated. */
 #include "ocean_internal.h"
@@ -107,12 +108,6 @@ rill_result rill__ocean_add_passes(rill_renderer *r, rill_rg *g, rill_error *err
 
 static void pass_ocean(rill_rg_ctx *ctx, void *user);
 
-static void pass_scene_copy(rill_rg_ctx *ctx, void *user) {
-    const rill__view *vs = user;
-    rill__cmd_copy_image_general(ctx->cmd, rill__ctx_img(ctx, vs->res.hdr),
-                                 rill__ctx_img(ctx, ctx->r->ocean->r_scene[vs->index]));
-}
-
 rill_result rill__ocean_add_view(rill_renderer *r, rill_rg *g, rill__view *vs, rill_rg_pass after,
                                  rill_rg_pass *out_last, rill_error *err) {
     *out_last = after;
@@ -120,12 +115,11 @@ rill_result rill__ocean_add_view(rill_renderer *r, rill_rg *g, rill__view *vs, r
     if (!o->on) {
         return RILL_OK;
     }
-    RILL_TRY(rill__add_scene_copy(g, vs, "ocean.scene", pass_scene_copy, &after,
-                                  &r->ocean->r_scene[vs->index], err));
+    RILL_TRY(rill__add_scene_copy(g, vs, &after, err));
     rill_rg_pass_desc pd = {.label = "ocean", .exec = pass_ocean, .user = vs, .view = vs->index};
     rill_rg_pass p = rill_rg_add_pass(g, &pd, err);
     const rill_rg_usage rd = RILL_RG_USAGE_SAMPLED_COMPUTE;
-    RILL_TRY(rill_rg_use_image(g, p, o->r_scene[vs->index], rd, err));
+    RILL_TRY(rill_rg_use_image(g, p, vs->res.water_scene, rd, err));
     RILL_TRY(rill_rg_use_image(g, p, vs->res.depth, rd, err));
     RILL_TRY(rill_rg_use_image(g, p, o->r_disp, rd, err));
     RILL_TRY(rill_rg_use_image(g, p, o->r_slope, rd, err));
@@ -235,7 +229,7 @@ static void pass_ocean(rill_rg_ctx *ctx, void *user) {
     b[4] = ibl[0]; /* the prefiltered sky cube */
     bind_img(&b[5], rill__ctx_img(ctx, o->r_disp), RILL__SAMPLER_LINEAR_REPEAT);
     bind_img(&b[6], rill__ctx_img(ctx, o->r_slope), RILL__SAMPLER_LINEAR_REPEAT);
-    bind_img(&b[7], rill__ctx_img(ctx, o->r_scene[vs->index]), RILL__SAMPLER_LINEAR_CLAMP);
+    bind_img(&b[7], rill__ctx_img(ctx, vs->res.water_scene), RILL__SAMPLER_LINEAR_CLAMP);
     struct {
         float inv_vp[16];
         float params[4];

@@ -35,8 +35,6 @@ struct rill__ocean {
     rill_rg_buffer r_work;
     rill_rg_image r_disp, r_slope;
     rill__warned warned; /* "ignored: one ocean a world" */
-    /* Per view this frame: the copy of its lit image the water refracts and reflects (SSR). */
-    rill_rg_image r_scene[RILL_RENDER_MAX_VIEWS];
 };
 
 /* ocean_draw.c: makes the workspace and the images for o->size (again when it changed); frees

@@ -219,6 +219,9 @@ typedef struct rill__view_res {
     rill_rg_image decal;
     rill_rg_image ldr;   /* the view's tonemapped colour (the output itself for a single view) */
     rill_rg_image scene; /* the opaque image with mips transmissive surfaces see; {0}: none */
+    /* "water.scene": the lit image before the waters draw, copied once for PoolWater and Water
+     * (rill__add_scene_copy, frame_passes.c); {0} until a water asks for it this frame */
+    rill_rg_image water_scene;
     /* With MSAA (msaa.c): the multisampled depth and HDR colour of the opaque pass; {0} without */
     rill_rg_image depth_ms, hdr_ms;
     /* With OIT (oit.c): the per-pixel counts and layers, imported; {0} without */

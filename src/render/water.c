@@ -3,7 +3,8 @@
  * (warnings naming entity and field) into this frame's buffer as inverse matrices; per view, one
  * compute pass "water" (water.comp) after the sky over the lit image, and with the view's
  * ScreenSpaceReflections (Medium/High) a "water.scene" copy of the lit image before it that the
- * reflections read. Without water there is no pass. */
+ * reflections read (shared with the ocean's pass: rill__add_scene_copy). Without water there is
+ * no pass. */
 #include "rill/render/water.h"
 #include "frame.h"
 
@@ -95,8 +96,7 @@ struct rill__water {
     uint64_t off;
     uint32_t count;
     float time;
-    bool warned;                                  /* "too many PoolWater boxes" was said */
-    rill_rg_image r_scene[RILL_RENDER_MAX_VIEWS]; /* this frame's "water.scene" per view */
+    bool warned; /* "too many PoolWater boxes" was said */
 };
 
 rill_result rill__water_create(rill_renderer *r, rill_error *err) {
@@ -211,7 +211,7 @@ static void pass_water(rill_rg_ctx *ctx, void *user) {
     rill__water_ssr_settings(r, vs, push.ssr);
     /* Without reflections the scene copy is not made: the depth image stands in (never read). */
     bool reflect = push.ssr[0] > 0.0f;
-    b[5].img = reflect ? rill__ctx_img(ctx, wt->r_scene[vs->index]) : depth;
+    b[5].img = reflect ? rill__ctx_img(ctx, vs->res.water_scene) : depth;
     b[5].layer = -1;
     b[5].sampler = reflect ? RILL__SAMPLER_LINEAR_CLAMP : RILL__SAMPLER_NEAREST_CLAMP;
     mat4 vp, inv;
@@ -227,12 +227,6 @@ static void pass_water(rill_rg_ctx *ctx, void *user) {
     rill__cmd_dispatch(ctx->cmd, (dd->width + 7) / 8, (dd->height + 7) / 8, 1);
 }
 
-static void pass_scene_copy(rill_rg_ctx *ctx, void *user) {
-    const rill__view *vs = user;
-    rill__cmd_copy_image_general(ctx->cmd, rill__ctx_img(ctx, vs->res.hdr),
-                                 rill__ctx_img(ctx, ctx->r->water->r_scene[vs->index]));
-}
-
 rill_result rill__water_add_view(rill_renderer *r, rill_rg *g, rill__view *vs, rill_rg_pass after,
                                  rill_rg_pass *out_last, rill_error *err) {
     *out_last = after;
@@ -243,15 +237,14 @@ rill_result rill__water_add_view(rill_renderer *r, rill_rg *g, rill__view *vs, r
     rill__water_ssr_settings(r, vs, ssr);
     bool reflect = ssr[0] > 0.0f;
     if (reflect) {
-        RILL_TRY(rill__add_scene_copy(g, vs, "water.scene", pass_scene_copy, &after,
-                                      &r->water->r_scene[vs->index], err));
+        RILL_TRY(rill__add_scene_copy(g, vs, &after, err));
     }
     rill_rg_pass_desc pd = {.label = "water", .exec = pass_water, .user = vs, .view = vs->index};
     rill_rg_pass p = rill_rg_add_pass(g, &pd, err);
     const rill_rg_usage rd = RILL_RG_USAGE_SAMPLED_COMPUTE;
     RILL_TRY(rill_rg_use_image(g, p, vs->res.depth, rd, err));
     if (reflect) {
-        RILL_TRY(rill_rg_use_image(g, p, r->water->r_scene[vs->index], rd, err));
+        RILL_TRY(rill_rg_use_image(g, p, vs->res.water_scene, rd, err));
     }
     RILL_TRY(rill__ibl_access_compute(r, g, p, err));
     RILL_TRY(rill_rg_use_image(g, p, vs->res.hdr, RILL_RG_USAGE_STORAGE_WRITE, err));

@@ -3,7 +3,8 @@
  * deep water than shallow; the waves move (two frames differ on the water, nowhere else) and the
  * same frame count renders the same picture on another renderer; at a grazing angle the water
  * mirrors the sky more than looking down; hostile values render as their clamped values; the
- * component reaches the snapshot through extract.
+ * component reaches the snapshot through extract; a view with a pool and the sea copies its lit
+ * image once for both.
  * RILL_WATER_PNG_DIR=dir writes each frame a test reads, to look at. */
 #define WATER_PNG_ENV "RILL_WATER_PNG_DIR"
 #include "water_fixture.h"
@@ -239,6 +240,60 @@ static void test_reflects_the_scene(void **state) {
     render_test_destroy_clean(r, false);
 }
 
+/* A view with both waters (a pool on a slab standing in the sea, Medium tier with the view's
+ * ScreenSpaceReflections, which the pool reflects with) copies its lit image once for both: one
+ * "water.scene" pass a frame, read by the pool's pass and the sea's; the picture is the golden one
+ * rendered when each water made its own copy. */
+static void test_pool_and_sea_share_one_copy(void **state) {
+    fixture *f = *state;
+    rill_renderer *r = make_renderer(RILL_RENDER_QUALITY_MEDIUM);
+    assert_non_null(r);
+    rill_error err = {0};
+    rill_mesh cube = rill_render_mesh_cube(r, &err);
+    rill_material white = render_test_material(r, (rill_material_desc){.base_color = {1, 1, 1, 1}});
+    rill_render_ssr ssr = rill_render_ssr_query_defaults();
+    rill_render_routed_settings rs = {"ScreenSpaceReflections", &ssr, sizeof(ssr), 0};
+    look(f, (float[3]){0, 8, 14}, (float[3]){0, 0, 0}, 0.8f, 500.0f);
+    sky_light(f, 3.0f, 0.3f, 0.5f, (float[3]){0.6f, 0.7f, 0.9f});
+    f->snap.view.settings = &rs;
+    f->snap.view.settings_count = 1;
+    place_box(&f->floor, 1, cube, white, (float[3]){-5, -1, -5}, (float[3]){5, 1, 5});
+    f->snap.instances = &f->floor;
+    f->snap.instance_count = 1;
+    memset(&f->box, 0, sizeof(f->box)); /* the pool: 10 x 2 x 10 m on the slab */
+    mat4 m;
+    glm_mat4_identity(m);
+    glm_translate(m, (vec3){0, 2, 0});
+    glm_scale(m, (vec3){10, 2, 10});
+    memcpy(f->box.world_from_box, m, sizeof(m));
+    f->box.water = rill_render_pool_water_query_defaults();
+    f->snap.water = &f->box;
+    f->snap.water_count = 1;
+    memset(&f->sea, 0, sizeof(f->sea)); /* the sea: y = 0 */
+    mat4 id = GLM_MAT4_IDENTITY_INIT;
+    memcpy(f->sea.world_from_water, id, sizeof(id));
+    f->sea.water = rill_render_water_query_defaults();
+    f->sea.entity = 5;
+    f->snap.oceans = &f->sea;
+    f->snap.ocean_count = 1;
+    render(f, r, 3, "pool_and_sea");
+    golden_expect("pool_and_sea", f->px, W, H);
+    rill_render_stats st;
+    rill_renderer_stats(r, &st);
+    int copies = 0, pool = 0, sea = 0;
+    for (uint32_t i = 0; i < st.pass_count; i++) {
+        const char *n = st.pass_names[i];
+        copies += strstr(n, ".scene") != NULL;
+        pool += strcmp(n, "water") == 0;
+        sea += strcmp(n, "ocean") == 0;
+    }
+    print_message("passes: %d scene copies, %d pool, %d sea\n", copies, pool, sea);
+    assert_int_equal(pool, 1);
+    assert_int_equal(sea, 1);
+    assert_int_equal(copies, 1);
+    render_test_destroy_clean(r, false);
+}
+
 int main(void) {
     const struct CMUnitTest cpu[] = {cmocka_unit_test(test_extract)};
     const struct CMUnitTest gpu[] = {
@@ -247,6 +302,7 @@ int main(void) {
         cmocka_unit_test(test_fresnel),
         cmocka_unit_test(test_hostile_clamp),
         cmocka_unit_test(test_reflects_the_scene),
+        cmocka_unit_test(test_pool_and_sea_share_one_copy),
     };
     int failed = cmocka_run_group_tests_name("water_cpu", cpu, NULL, NULL);
     return failed + cmocka_run_group_tests_name("water_gpu", gpu, setup, teardown);

@@ -10,12 +10,12 @@
 // along the path under the surface toward the depth colour lit by sky and sun); foam where the
 // surface folds (the displacement's Jacobian below 1). Channel modes: ghost blends the result at
 // its opacity; wireframe draws only the lines of a grid on the displaced surface. The scene seen
-// through the water is read from a copy of the lit image (scene_tex, "ocean.scene") shifted along
-// the surface normal by a refraction offset (a quarter of the path under the surface, up to 1 m,
-// where what is there lies behind the water), and with the view's ScreenSpaceReflections (Medium
-// and High) the reflected ray is marched across the screen against the depth image: where it
-// meets a surface, that surface's colour from the copy replaces the sky's reflection (faded at
-// the screen's edges) and hides the sun's glint.
+// through the water is read from a copy of the lit image (scene_tex, "water.scene", one copy with
+// the pool water's) shifted along the surface normal by a refraction offset (a quarter of the path
+// under the surface, up to 1 m, where what is there lies behind the water), and with the view's
+// ScreenSpaceReflections (Medium and High) the reflected ray is marched across the screen against
+// the depth image: where it meets a surface, that surface's colour from the copy replaces the
+// sky's reflection (faded at the screen's edges) and hides the sun's glint.
 
 // The leading part of `Frame` (common.glsl, frame.h): what the water reads.
 layout(set = 0, binding = 0) uniform Frame {
