@@ -2,7 +2,7 @@
  * x in [-1, 1], y in [0, 2], z in [-1, 1], a white floor, ceiling, back and front walls, a red wall
  * at -x and a green one at +x, a point light under the ceiling, the camera inside looking down
  * at the floor; and how to measure colour bleeding on its floor; the GI settings on the view, the
- * stats and a log capture. */
+ * stats (the log capture is render_test.h's). */
 #ifndef RILL_TEST_GI_BOX_FIXTURE_H
 #define RILL_TEST_GI_BOX_FIXTURE_H
 
@@ -177,25 +177,6 @@ static inline rill_render_stats box_stats(const box_scene *b) {
     rill_render_stats st;
     rill_renderer_stats(b->r, &st);
     return st;
-}
-
-/* Warnings logged while a test runs (rill_log_set_sink(log_sink, NULL); logged[0] = 0 first). */
-static char logged[16384];
-static inline void log_sink(rill_log_level level, const char *module, const char *msg,
-                            void *user) {
-    (void)level;
-    (void)module;
-    (void)user;
-    size_t n = strlen(logged);
-    snprintf(logged + n, sizeof(logged) - n, "%s\n", msg);
-}
-
-static inline int count_of(const char *hay, const char *needle) {
-    int n = 0;
-    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle)) {
-        n++;
-    }
-    return n;
 }
 
 #endif

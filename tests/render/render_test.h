@@ -1,10 +1,11 @@
 /* render_test.h: what the GPU tests share: a renderer under validation, its teardown that hands
  * back the validation message count (or checks it is clean), materials, placed instances, look-at
- * cameras, and a marker effect for composition-registry tests. Header-only (static functions);
- * include after cmocka.h. */
+ * cameras, a marker effect for composition-registry tests, and a capture of what is logged.
+ * Header-only (static functions); include after cmocka.h. */
 #ifndef RILL_TEST_RENDER_TEST_H
 #define RILL_TEST_RENDER_TEST_H
 
+#include <stdio.h>
 #include <string.h>
 
 #include <cglm/cglm.h>
@@ -99,6 +100,25 @@ static inline rill_result render_test_add_marker(rill_render_effect_ctx *ctx, ri
     rill_rg_pass_desc d = {.label = ctx->id, .exec = render_test_noop_exec, .side_effect = true};
     rill_rg_pass p = rill_rg_add_pass(ctx->graph, &d, err);
     return rill_rg_use_image(ctx->graph, p, ctx->color, RILL_RG_USAGE_SAMPLED_COMPUTE, err);
+}
+
+/* What is logged while rill_log_set_sink(render_test_log_sink, NULL) is set (clear it first:
+ * render_test_logged[0] = 0), one message a line. */
+static char render_test_logged[16384];
+static inline void render_test_log_sink(rill_log_level level, const char *module, const char *msg,
+                                        void *user) {
+    (void)level, (void)module, (void)user;
+    size_t n = strlen(render_test_logged);
+    snprintf(render_test_logged + n, sizeof(render_test_logged) - n, "%s\n", msg);
+}
+
+/* How many times needle stands in hay. */
+static inline int render_test_count_of(const char *hay, const char *needle) {
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle)) {
+        n++;
+    }
+    return n;
 }
 
 #endif

@@ -118,33 +118,33 @@ static void test_gi_hostile_settings(void **state) {
                                          .specular_intensity = -3.0f,
                                          .debug = (rill_gi_debug)9};
     use_gi(&b, &g);
-    logged[0] = 0;
-    rill_log_set_sink(log_sink, NULL);
+    render_test_logged[0] = 0;
+    rill_log_set_sink(render_test_log_sink, NULL);
     static uint8_t px[W * H * 4];
     box_render(&b, 3, px);
     rill_log_set_sink(NULL, NULL);
-    print_message("%s", logged);
-    assert_int_equal(count_of(logged, "GlobalIllumination of entity"), 4);
-    assert_non_null(strstr(logged, "quality = 77"));
-    assert_non_null(strstr(logged, "intensity = nan"));
-    assert_non_null(strstr(logged, "specular_intensity = -3"));
-    assert_non_null(strstr(logged, "debug = 9"));
+    print_message("%s", render_test_logged);
+    assert_int_equal(render_test_count_of(render_test_logged, "GlobalIllumination of entity"), 4);
+    assert_non_null(strstr(render_test_logged, "quality = 77"));
+    assert_non_null(strstr(render_test_logged, "intensity = nan"));
+    assert_non_null(strstr(render_test_logged, "specular_intensity = -3"));
+    assert_non_null(strstr(render_test_logged, "debug = 9"));
     assert_true(has_pass(&b, "ssgi")); /* the quality became ScreenSpace */
 
     rill_render_screen_space_gi ss = {
         .intensity = 1e9f, .radius = INFINITY, .directions = 0, .steps = 4000, .temporal = true};
     rill_render_routed_settings rs2 = {"ScreenSpaceGi", &ss, sizeof(ss), 0};
     b.snap.view.settings = &rs2;
-    logged[0] = 0;
-    rill_log_set_sink(log_sink, NULL);
+    render_test_logged[0] = 0;
+    rill_log_set_sink(render_test_log_sink, NULL);
     box_render(&b, 2, px);
     rill_log_set_sink(NULL, NULL);
-    print_message("%s", logged);
-    assert_int_equal(count_of(logged, "ScreenSpaceGi of entity"), 4);
-    assert_non_null(strstr(logged, "radius = inf"));
-    assert_non_null(strstr(logged, "directions = 0 is out of range; using 1"));
-    assert_non_null(strstr(logged, "steps = 4000 is out of range; using 32"));
-    assert_non_null(strstr(logged, "intensity = 1e+09 is out of range; using 16"));
+    print_message("%s", render_test_logged);
+    assert_int_equal(render_test_count_of(render_test_logged, "ScreenSpaceGi of entity"), 4);
+    assert_non_null(strstr(render_test_logged, "radius = inf"));
+    assert_non_null(strstr(render_test_logged, "directions = 0 is out of range; using 1"));
+    assert_non_null(strstr(render_test_logged, "steps = 4000 is out of range; using 32"));
+    assert_non_null(strstr(render_test_logged, "intensity = 1e+09 is out of range; using 16"));
     box_close(&b);
 }
 
@@ -200,13 +200,13 @@ static void test_gi_world_yields_to_camera(void **state) {
     assert_int_equal(rill_render_extract(w, &comps, &buf, &s, &err), RILL_OK);
     b.snap.view.settings = s.view.settings;
     b.snap.view.settings_count = s.view.settings_count;
-    logged[0] = 0;
-    rill_log_set_sink(log_sink, NULL);
+    render_test_logged[0] = 0;
+    rill_log_set_sink(render_test_log_sink, NULL);
     box_render(&b, 3, NULL);
     rill_log_set_sink(NULL, NULL);
     assert_true(has_pass(&b, "ssgi")); /* the camera's ScreenSpaceGi runs */
-    assert_int_equal(count_of(logged, "GlobalIllumination (entity"), 1);
-    assert_non_null(strstr(logged, "yields"));
+    assert_int_equal(render_test_count_of(render_test_logged, "GlobalIllumination (entity"), 1);
+    assert_non_null(strstr(render_test_logged, "yields"));
     box_close(&b);
     rill_render_extract_buf_free(&buf);
     rill_world_destroy(w);

@@ -26,7 +26,7 @@ static void check_fallback(box_scene *b, const rill_render_stats *st, const uint
     assert_int_equal(st->gi_tier, RILL_GI_SDF_HIGH);
     assert_true(has_pass(b, "vxgi_trace"));
     assert_false(has_pass(b, "hwrt_trace"));
-    const char *at = strstr(logged, "quality Hwrt: hardware ray tracing is not available");
+    const char *at = strstr(render_test_logged, "quality Hwrt: hardware ray tracing is not available");
     assert_non_null(at);
     assert_non_null(strstr(at, st->gi_hwrt_why));
     assert_non_null(strstr(at, "running SdfHigh"));
@@ -53,18 +53,18 @@ static void test_hwrt_tier(void **state) {
     box_open(&b, RILL_RENDER_QUALITY_HIGH);
     static uint8_t off[W * H * 4], px[W * H * 4];
     box_render(&b, 3, off);
-    logged[0] = 0;
-    rill_log_set_sink(log_sink, NULL);
+    render_test_logged[0] = 0;
+    rill_log_set_sink(render_test_log_sink, NULL);
     rill_render_stats st = render_tier(&b, RILL_GI_HWRT, 10, px);
     rill_log_set_sink(NULL, NULL);
-    print_message("%s", logged);
+    print_message("%s", render_test_logged);
     if (st.gi_hwrt_why[0]) {
         check_fallback(&b, &st, px);
     } else { /* a device with ray queries: the tier itself */
         assert_int_equal(st.gi_tier, RILL_GI_HWRT);
         assert_true(has_pass(&b, "hwrt_trace") && has_pass(&b, "ssgi_apply"));
         assert_false(has_pass(&b, "vxgi_trace"));
-        assert_non_null(strstr(logged, "quality Hwrt: ray-traced GI"));
+        assert_non_null(strstr(render_test_logged, "quality Hwrt: ray-traced GI"));
         double ratio_off = bleed(&b, off), ratio_on = bleed(&b, px);
         print_message("Hwrt: bleed ratio off %.3f on %.3f\n", ratio_off, ratio_on);
         assert_true(ratio_on > ratio_off + 0.05);

@@ -147,8 +147,8 @@ static void test_voxel_gi_hwrt_and_hostile(void **state) {
     box_scene b;
     rill_render_global_illumination g;
     box_open_gi(&b, &g, RILL_GI_HWRT);
-    logged[0] = 0;
-    rill_log_set_sink(log_sink, NULL);
+    render_test_logged[0] = 0;
+    rill_log_set_sink(render_test_log_sink, NULL);
     box_render(&b, 3, NULL);
     assert_true(has_pass(&b, "vxgi_trace"));
     g.quality = RILL_GI_SDF_LOW;
@@ -156,13 +156,13 @@ static void test_voxel_gi_hwrt_and_hostile(void **state) {
     g.specular_intensity = NAN;
     box_render(&b, 2, NULL);
     rill_log_set_sink(NULL, NULL);
-    print_message("%s", logged);
-    const char *at = strstr(logged, "quality Hwrt");
+    print_message("%s", render_test_logged);
+    const char *at = strstr(render_test_logged, "quality Hwrt");
     assert_non_null(at);
     assert_null(strstr(at + 1, "quality Hwrt"));
-    assert_non_null(strstr(logged, "running SdfHigh"));
-    assert_non_null(strstr(logged, "intensity = inf"));
-    assert_non_null(strstr(logged, "specular_intensity = nan"));
+    assert_non_null(strstr(render_test_logged, "running SdfHigh"));
+    assert_non_null(strstr(render_test_logged, "intensity = inf"));
+    assert_non_null(strstr(render_test_logged, "specular_intensity = nan"));
     assert_true(has_pass(&b, "vxgi_trace"));
     assert_int_equal(render_test_destroy(b.r), 0);
 }

@@ -150,8 +150,8 @@ static void test_hostile_clamp(void **state) {
             w->wind_direction[0] = w->wind_direction[1] = 0.0f;
             w->cascades = 1000;
             w->depth_color[1] = 7.0f;
-            logged[0] = 0;
-            rill_log_set_sink(log_sink, NULL);
+            render_test_logged[0] = 0;
+            rill_log_set_sink(render_test_log_sink, NULL);
         }
         render(f, r, 2, k ? "hostile" : "hostile_clamped");
         rill_log_set_sink(NULL, NULL);
@@ -160,13 +160,13 @@ static void test_hostile_clamp(void **state) {
         }
         render_test_destroy_clean(r, false);
     }
-    print_message("%s", logged);
+    print_message("%s", render_test_logged);
     assert_memory_equal(f->px, want, sizeof(want));
-    assert_int_equal(count_of(logged, "Water of entity 5:0"), 6);
-    assert_non_null(strstr(logged, "wind_speed = nan"));
-    assert_non_null(strstr(logged, "choppiness = inf"));
-    assert_non_null(strstr(logged, "tile_size = 1e+30"));
-    assert_non_null(strstr(logged, "cascades = 1000"));
+    assert_int_equal(render_test_count_of(render_test_logged, "Water of entity 5:0"), 6);
+    assert_non_null(strstr(render_test_logged, "wind_speed = nan"));
+    assert_non_null(strstr(render_test_logged, "choppiness = inf"));
+    assert_non_null(strstr(render_test_logged, "tile_size = 1e+30"));
+    assert_non_null(strstr(render_test_logged, "cascades = 1000"));
     scene(f, eye, at, false);
     render(f, f->r, 1, NULL);
     memcpy(none, f->px, sizeof(none));

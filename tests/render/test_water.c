@@ -9,6 +9,19 @@
 #define WATER_PNG_ENV "RILL_WATER_PNG_DIR"
 #include "water_fixture.h"
 
+/* A 10 x depth x 10 m pool whose surface is at y = top, with the default PoolWater. */
+static void add_pool(fixture *f, float top, float depth) {
+    memset(&f->box, 0, sizeof(f->box));
+    mat4 m;
+    glm_mat4_identity(m);
+    glm_translate(m, (vec3){0, top - 0.5f * depth, 0});
+    glm_scale(m, (vec3){10, depth, 10});
+    memcpy(f->box.world_from_box, m, sizeof(m));
+    f->box.water = rill_render_pool_water_query_defaults();
+    f->snap.water = &f->box;
+    f->snap.water_count = 1;
+}
+
 /* A white floor (its top at y = -depth) under a 10 x depth x 10 m pool whose surface is y = 0,
  * seen from eye toward the pool's middle under a noon sun. water: with the pool. */
 static void scene(fixture *f, const float eye[3], float depth, bool water) {
@@ -26,14 +39,7 @@ static void scene(fixture *f, const float eye[3], float depth, bool water) {
     f->snap.instances = &f->floor;
     f->snap.instance_count = 1;
     if (water) {
-        memset(&f->box, 0, sizeof(f->box));
-        glm_mat4_identity(m);
-        glm_translate(m, (vec3){0, -0.5f * depth, 0});
-        glm_scale(m, (vec3){10, depth, 10});
-        memcpy(f->box.world_from_box, m, sizeof(m));
-        f->box.water = rill_render_pool_water_query_defaults();
-        f->snap.water = &f->box;
-        f->snap.water_count = 1;
+        add_pool(f, 0.0f, depth);
     }
 }
 
@@ -260,15 +266,7 @@ static void test_pool_and_sea_share_one_copy(void **state) {
     place_box(&f->floor, 1, cube, white, (float[3]){-5, -1, -5}, (float[3]){5, 1, 5});
     f->snap.instances = &f->floor;
     f->snap.instance_count = 1;
-    memset(&f->box, 0, sizeof(f->box)); /* the pool: 10 x 2 x 10 m on the slab */
-    mat4 m;
-    glm_mat4_identity(m);
-    glm_translate(m, (vec3){0, 2, 0});
-    glm_scale(m, (vec3){10, 2, 10});
-    memcpy(f->box.world_from_box, m, sizeof(m));
-    f->box.water = rill_render_pool_water_query_defaults();
-    f->snap.water = &f->box;
-    f->snap.water_count = 1;
+    add_pool(f, 3.0f, 2.0f); /* on the slab */
     memset(&f->sea, 0, sizeof(f->sea)); /* the sea: y = 0 */
     mat4 id = GLM_MAT4_IDENTITY_INIT;
     memcpy(f->sea.world_from_water, id, sizeof(id));

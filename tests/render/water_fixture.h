@@ -3,7 +3,7 @@
  * snapshot with a floor, a pool (box) and a sea (surface), the view and the sky light, rendering
  * frames and reading them back (the folder named by $WATER_PNG_ENV, defined by the test before
  * including this, gets each frame a test reads, to look at), pixel measures, an active camera in
- * a world (extract draws from one) and a log capture. */
+ * a world (extract draws from one); the log capture is render_test.h's. */
 #ifndef RILL_TEST_WATER_FIXTURE_H
 #define RILL_TEST_WATER_FIXTURE_H
 
@@ -41,22 +41,6 @@ typedef struct fixture {
     rill_render_water_surface sea; /* the sea (snap.oceans) */
     uint8_t px[W * H * 4];         /* the last frame read back */
 } fixture;
-
-static char logged[8192];
-
-static inline void log_sink(rill_log_level level, const char *module, const char *msg, void *user) {
-    (void)level, (void)module, (void)user;
-    size_t n = strlen(logged);
-    snprintf(logged + n, sizeof(logged) - n, "%s\n", msg);
-}
-
-static inline int count_of(const char *hay, const char *needle) {
-    int n = 0;
-    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle)) {
-        n++;
-    }
-    return n;
-}
 
 static inline rill_renderer *make_renderer(rill_render_quality q) {
     return render_test_renderer(
