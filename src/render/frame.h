@@ -468,8 +468,7 @@ rill__pipe *const *rill__oit_begin_draws(rill_rg_ctx *ctx, const rill__view *vs)
  * (an image of its size), what the ocean and pool water refract and reflect: made once a frame
  * per view, by the first water that asks, after *after (which then becomes the copy); a later
  * water (already after the first's pass) reads the same image. */
-rill_result rill__add_scene_copy(rill_rg *g, rill__view *vs, rill_rg_pass *after,
-                                 rill_error *err);
+rill_result rill__add_scene_copy(rill_rg *g, rill__view *vs, rill_rg_pass *after, rill_error *err);
 /* frame_passes.c: recording functions; user is what each comment names. */
 void rill__pass_shadows(rill_rg_ctx *ctx, void *user);       /* rill__view */
 void rill__pass_prepass(rill_rg_ctx *ctx, void *user);       /* rill__view */

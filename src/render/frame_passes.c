@@ -960,8 +960,7 @@ static void pass_scene_copy(rill_rg_ctx *ctx, void *user) {
                                  rill__ctx_img(ctx, vs->res.water_scene));
 }
 
-rill_result rill__add_scene_copy(rill_rg *g, rill__view *vs, rill_rg_pass *after,
-                                 rill_error *err) {
+rill_result rill__add_scene_copy(rill_rg *g, rill__view *vs, rill_rg_pass *after, rill_error *err) {
     if (vs->res.water_scene.id) {
         return RILL_OK; /* copied for the other water this frame */
     }

@@ -166,7 +166,8 @@ static inline void use_gi(box_scene *b, rill_render_global_illumination *g) {
 }
 
 /* The box at the High tier with GlobalIllumination quality q (the defaults otherwise) in *g. */
-static inline void box_open_gi(box_scene *b, rill_render_global_illumination *g, rill_gi_quality q) {
+static inline void box_open_gi(box_scene *b, rill_render_global_illumination *g,
+                               rill_gi_quality q) {
     box_open(b, RILL_RENDER_QUALITY_HIGH);
     *g = rill_render_global_illumination_query_defaults();
     g->quality = q;

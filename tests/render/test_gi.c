@@ -107,7 +107,6 @@ static void test_gi_tier_ceiling(void **state) {
     box_close(&b);
 }
 
-
 /* Values that are not finite or out of range are clamped, each field warned about once. */
 static void test_gi_hostile_settings(void **state) {
     (void)state;

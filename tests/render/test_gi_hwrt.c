@@ -26,7 +26,8 @@ static void check_fallback(box_scene *b, const rill_render_stats *st, const uint
     assert_int_equal(st->gi_tier, RILL_GI_SDF_HIGH);
     assert_true(has_pass(b, "vxgi_trace"));
     assert_false(has_pass(b, "hwrt_trace"));
-    const char *at = strstr(render_test_logged, "quality Hwrt: hardware ray tracing is not available");
+    const char *at =
+        strstr(render_test_logged, "quality Hwrt: hardware ray tracing is not available");
     assert_non_null(at);
     assert_non_null(strstr(at, st->gi_hwrt_why));
     assert_non_null(strstr(at, "running SdfHigh"));

@@ -266,7 +266,7 @@ static void test_pool_and_sea_share_one_copy(void **state) {
     place_box(&f->floor, 1, cube, white, (float[3]){-5, -1, -5}, (float[3]){5, 1, 5});
     f->snap.instances = &f->floor;
     f->snap.instance_count = 1;
-    add_pool(f, 3.0f, 2.0f); /* on the slab */
+    add_pool(f, 3.0f, 2.0f);            /* on the slab */
     memset(&f->sea, 0, sizeof(f->sea)); /* the sea: y = 0 */
     mat4 id = GLM_MAT4_IDENTITY_INIT;
     memcpy(f->sea.world_from_water, id, sizeof(id));
