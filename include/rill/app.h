@@ -755,8 +755,9 @@ void rill_content_release(rill_content *content);
 void rill_content_destroy(rill_content *content);
 
 /* The box of what the world draws (the box a default camera frames): each spawned Model's uploaded
- * bounds through its matrix; without models, every MeshInstance and built-in instance as a box of
- * its scale around its origin. False when nothing is drawn (lo, hi untouched). After load. */
+ * bounds through its matrix; without models, every Terrain's box (its chunks from its entity's
+ * translation, its height range) and every MeshInstance and built-in instance as a box of its
+ * scale around its origin. False when nothing is drawn (lo, hi untouched). After load. */
 bool rill_content_bounds(rill_content *content, float lo[3], float hi[3]);
 
 /* Fills the parts of a renderer desc the project decides: size ([window] width x height), vsync,

@@ -765,13 +765,44 @@ static bool model_bounds(rill_content *c, float lo[3], float hi[3], bool *any) {
     return found;
 }
 
-/* What the world draws: the spawned models' boxes; without models, every MeshInstance and
- * built-in instance as a box of its scale around its origin (procedural meshes are unit sized). */
+/* Each Terrain's box: from its entity's translation (the terrain is axis-aligned, rotation and
+ * scale ignored) across its chunks, between the heights its samples ([0, 1]) can take. Known from
+ * the component alone, before any chunk is built. */
+static void terrain_bounds(rill_content *c, float lo[3], float hi[3], bool *any) {
+    rill_world *w = rill_app_world(c->app);
+    rill_query_desc qd;
+    memset(&qd, 0, sizeof(qd));
+    qd.with[0] = rill_world_find_component(w, "Terrain");
+    qd.with[1] = rill_world_builtin(w)->global_transform;
+    if (!qd.with[0].id) {
+        return;
+    }
+    rill_query q = rill_world_query(w, &qd);
+    while (rill_query_next(&q)) {
+        const rill_terrain *t = rill_query_get(&q, 0);
+        const float *m = ((const rill_global_transform *)rill_query_get(&q, 1))->m;
+        float y0 = t->height_offset, y1 = t->height_offset + t->height_scale;
+        float a[3] = {m[12], m[13] + RILL_MIN(y0, y1), m[14]};
+        float b[3] = {m[12] + (float)t->chunks_x * t->chunk_size, m[13] + RILL_MAX(y0, y1),
+                      m[14] + (float)t->chunks_z * t->chunk_size};
+        if (!rill_mat4_in_world_limit(m) || !isfinite(b[0]) || !isfinite(b[1]) ||
+            !isfinite(b[2])) {
+            continue;
+        }
+        grow(any, lo, hi, a, 0.0f);
+        grow(any, lo, hi, b, 0.0f);
+    }
+}
+
+/* What the world draws: the spawned models' boxes; without models, every terrain's box and every
+ * MeshInstance and built-in instance as a box of its scale around its origin (procedural meshes
+ * are unit sized). */
 static bool content_bounds(rill_content *c, float lo[3], float hi[3]) {
     bool any = false;
     if (model_bounds(c, lo, hi, &any)) {
         return true;
     }
+    terrain_bounds(c, lo, hi, &any);
     rill_world *w = rill_app_world(c->app);
     rill_query_desc qd;
     memset(&qd, 0, sizeof(qd));

@@ -1146,6 +1146,27 @@ export_model_case)
     expect_out "1/1 instances visible"
     grep -q "failed" err.txt && fail "the exported model did not load from the pack"
     ;;
+render_terrain_framed)
+    # A scene holding only a terrain, no camera: the default camera frames the terrain's box
+    # (64 x 64 m of chunks, heights 0..64), not a 5 m sphere at the origin under the ground.
+    cat >t.rsn <<'RSN'
+rsn 1
+entity 1 "Ground" {
+    Transform {}
+    Terrain {
+        chunks_x: 4
+        chunks_z: 4
+        chunk_size: 16
+        resolution: 17
+    }
+}
+RSN
+    run 0 render t.rsn --size 64x36 --out t.png
+    expect_err "added a default camera framing its bounds (centre (32.00, 32.00, 32.00), radius 55.43)"
+    # The terrain in the middle of the picture, the background in its corner.
+    "$PNG_PIXEL" t.png 32 18 0 0 >px.txt || fail "png_pixel failed"
+    [ "$(sed -n 1p px.txt)" != "$(sed -n 2p px.txt)" ] || fail "the terrain is not in the picture"
+    ;;
 render_streamed)
     # A streamed scene instance in the camera's reach is in the picture: `rill render` lets the
     # streaming settle (the instance's scene, then its Model) before it draws.
