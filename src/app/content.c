@@ -785,8 +785,7 @@ static void terrain_bounds(rill_content *c, float lo[3], float hi[3], bool *any)
         float a[3] = {m[12], m[13] + RILL_MIN(y0, y1), m[14]};
         float b[3] = {m[12] + (float)t->chunks_x * t->chunk_size, m[13] + RILL_MAX(y0, y1),
                       m[14] + (float)t->chunks_z * t->chunk_size};
-        if (!rill_mat4_in_world_limit(m) || !isfinite(b[0]) || !isfinite(b[1]) ||
-            !isfinite(b[2])) {
+        if (!rill_mat4_in_world_limit(m) || !isfinite(b[0]) || !isfinite(b[1]) || !isfinite(b[2])) {
             continue;
         }
         grow(any, lo, hi, a, 0.0f);
