@@ -12,7 +12,8 @@
  * albedo map opaque on one half paints only that half (the map sampled from the decal atlas); a
  * map that is not an image is warned about naming entity and file and the decal draws its colour;
  * a fifth 1024 x 1024 map in view overflows the atlas (warned, naming it) and paints once the
- * others have left the view. */
+ * others have left the view; decals from a few pixels to large paint the same pixels whatever map
+ * holds the atlas cell beside theirs (no bleeding at any level). */
 #include "rill_test.h"
 
 #include "rill/asset.h"
@@ -561,6 +562,63 @@ static void test_atlas_full(void **state) {
     scene_close(&sc);
 }
 
+/* Renders, on a fresh renderer, a large decal with map `first` (placed first: the atlas cell at
+ * its corner) and green decals of four sizes whose map takes the cell beside it; into px. */
+static bool render_neighbours(const char *first, const uint8_t rgba[4], uint8_t *px,
+                              float rects[4][4], uint8_t *base) {
+    scene sc;
+    if (!scene_open(&sc, "decal_bleed")) {
+        return false;
+    }
+    write_solid_map(&sc, first, 16, rgba);
+    write_solid_map(&sc, "green.png", 16, (uint8_t[4]){20, 230, 20, 255});
+    scene_render(&sc, NULL, 0, 2);
+    memcpy(base, sc.px, sizeof(sc.px));
+    rill_render_decal d[5];
+    d[0] = box_decal(-1.5f, 0, 1.0f, 1.0f);
+    d[0].albedo = first;
+    static const float sizes[4] = {0.1f, 0.2f, 0.4f, 0.8f};
+    for (int i = 0; i < 4; i++) {
+        d[1 + i] = box_decal(0.2f + 0.6f * (float)i, -0.5f, sizes[i], sizes[i]);
+        d[1 + i].albedo = "green.png";
+        box_rect(&sc, &d[1 + i], whole_lo, whole_hi, rects[i]);
+    }
+    scene_render(&sc, d, 5, 3);
+    memcpy(px, sc.px, sizeof(sc.px));
+    scene_close(&sc);
+    return true;
+}
+
+/* Maps share the atlas without bleeding: green decals from small (a few pixels: the map's
+ * coarsest levels) to large paint the same pixels whether the map in the cell beside theirs is
+ * red or blue. */
+static void test_atlas_no_bleed(void **state) {
+    (void)state;
+    static uint8_t red[W * H * 4], blue[W * H * 4], base[W * H * 4];
+    float rects[4][4];
+    if (!render_neighbours("red.png", (uint8_t[4]){255, 0, 0, 255}, red, rects, base) ||
+        !render_neighbours("blue.png", (uint8_t[4]){0, 0, 255, 255}, blue, rects, base)) {
+        skip();
+    }
+    int painted = 0, differ = 0;
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            bool in = false;
+            for (int i = 0; i < 4; i++) {
+                in |= x + 1 >= rects[i][0] && x <= rects[i][2] + 1 && y + 1 >= rects[i][1] &&
+                      y <= rects[i][3] + 1;
+            }
+            const uint8_t *a = red + (y * W + x) * 4, *b = blue + (y * W + x) * 4;
+            painted += in && memcmp(a, base + (y * W + x) * 4, 3) != 0;
+            differ += in && memcmp(a, b, 3) != 0;
+        }
+    }
+    print_message("atlas neighbours: %d pixels painted green, %d differ with a blue neighbour\n",
+                  painted, differ);
+    assert_true(painted > 30);
+    assert_int_equal(differ, 0);
+}
+
 /* The decal entity's channels: hidden leaves it out of the snapshot, ghost keeps it. */
 static void test_decal_channels(void **state) {
     (void)state;
@@ -613,7 +671,7 @@ int main(void) {
         cmocka_unit_test(test_angle_fade),          cmocka_unit_test(test_many_decals_binned),
         cmocka_unit_test(test_decal_channels),      cmocka_unit_test(test_depth_cull_keeps_picture),
         cmocka_unit_test(test_transparent_surface), cmocka_unit_test(test_broken_map),
-        cmocka_unit_test(test_atlas_full),
+        cmocka_unit_test(test_atlas_full),          cmocka_unit_test(test_atlas_no_bleed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
