@@ -1773,6 +1773,11 @@ EOF
     while [ $i -lt 128 ]; do printf '\346\024\024\200' >>sky.hdr; i=$((i + 1)); done
     run 0 render s.rsn --out lit.png --size 160x120 --frames 10 --stats
     expect_out "probes 1 shaded, 1 baked"
+    # With GPU-driven culling the capture's faces (render-texture views) cull on the GPU: the same
+    # picture.
+    run 0 render s.rsn --out lit_gpu.png --size 160x120 --frames 10 --gpu-cull --validation
+    "$PNG_SAME" lit.png lit_gpu.png >out.txt 2>err.txt ||
+        fail "--gpu-cull changed the captured probe's picture: $(cat err.txt)"
     # One frame: the warm-up frames finish the capture (one face a frame) before the output's.
     run 0 render s.rsn --out one.png --size 160x120 --frames 1 --stats
     expect_out "probes 1 shaded, 1 baked"
