@@ -1514,6 +1514,11 @@ districts ([1-9][0-9]* city core, [1-9][0-9]* suburb, [1-9][0-9]* countryside)"
     done
     grep -q 'scene: @"country/c_[0-9]*_[0-9]*.rsn"' $m || fail "country cells are not scenes"
     grep -q 'scene: @"districts/suburb_[0-9]*.rsn"' $m || fail "suburbs are not streamed"
+    # Each content class at its radii: a city core loads nearer (300 m) than a suburb (400 m).
+    grep -A5 '^entity [0-9]* "Core ' $m | grep -q 'load_radius: 300$' ||
+        fail "a city core does not load at 300 m"
+    grep -A5 '^entity [0-9]* "Suburb ' $m | grep -q 'load_radius: 400$' ||
+        fail "a suburb does not load at 400 m"
     grep -q 'splat_map: @"terrain_splat.png"' $m || fail "the terrain has no splat map"
     grep -q '^entity [0-9]* "Harbour"' $m || fail "main.rsn has no harbour"
     grep -A12 '^entity [0-9]* "Harbour"' $m | grep -q 'Water' || fail "the harbour has no Water"
