@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "model_internal.h"
+#include "rill/formats/export.h"
 
 #define LOGM "models"
 #define RESOURCE_NAME "SceneModels"
@@ -125,16 +126,17 @@ static void drop_track(rill_scene_models *m, uint32_t i) {
 
 static model_entry *find_or_request(rill_scene_models *m, const char *path, bool probe);
 
-/* Finds name_lod1.glb ... beside a .glb and requests each; a level's own file is not probed. */
-static void probe_levels(rill_scene_models *m, model_entry *e) {
+/* Finds name_lod1.glb ... beside the .glb `path` (the file e loads) and requests each; a level's
+ * own file is not probed. */
+static void probe_levels(rill_scene_models *m, model_entry *e, const char *path) {
     rill_vfs *vfs = rill_asset_server_vfs(m->assets);
-    size_t n = strlen(e->path);
-    if (!vfs || n < 5 || n > 900 || strcmp(e->path + n - 4, ".glb") != 0) {
+    size_t n = strlen(path);
+    if (!vfs || n < 5 || n > 900 || strcmp(path + n - 4, ".glb") != 0) {
         return; /* only .glb models have baked levels */
     }
     char p[1024];
     for (uint32_t k = 1; k < RILL_SCENE_MODEL_MAX_LEVELS; k++) {
-        snprintf(p, sizeof p, "%.*s_lod%u.glb", (int)(n - 4), e->path, k);
+        snprintf(p, sizeof p, "%.*s_lod%u.glb", (int)(n - 4), path, k);
         if (!rill_vfs_exists(vfs, p)) {
             break;
         }
@@ -144,6 +146,22 @@ static void probe_levels(rill_scene_models *m, model_entry *e) {
         }
         e->lod[e->lod_count++] = l;
     }
+}
+
+/* The file a model path loads: the path itself, or, when it is not there but the name it is
+ * exported under is (rill_export_output_path: "chair.gltf" -> "chair.glb", "Crate.GLB" ->
+ * "Crate.glb"), that one, so a script or scene written against a project's sources finds its
+ * models in the exported pack. Interned. */
+static const char *shipped_path(rill_scene_models *m, const char *path) {
+    rill_vfs *vfs = rill_asset_server_vfs(m->assets);
+    char out[1024];
+    if (!vfs || rill_export_kind_of(path) != RILL_EXPORT_KIND_MODEL ||
+        !rill_export_output_path(out, sizeof out, path) || strcmp(out, path) == 0 ||
+        rill_vfs_exists(vfs, path) || !rill_vfs_exists(vfs, out)) {
+        return path;
+    }
+    const char *shipped = rill_intern(out);
+    return shipped ? shipped : path;
 }
 
 static model_entry *find_or_request(rill_scene_models *m, const char *path, bool probe) {
@@ -165,12 +183,13 @@ static model_entry *find_or_request(rill_scene_models *m, const char *path, bool
     }
     e->path = path;
     rill_error err = {0};
-    e->asset = rill_asset_load(m->assets, path, &err);
+    const char *file = shipped_path(m, path);
+    e->asset = rill_asset_load(m->assets, file, &err);
     if (!e->asset.id) {
         e->state = ENTRY_FAILED;
         snprintf(e->error, sizeof(e->error), "%s", err.msg[0] ? err.msg : "cannot be requested");
     } else if (probe) {
-        probe_levels(m, e);
+        probe_levels(m, e, file);
     }
     return e;
 }

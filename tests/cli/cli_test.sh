@@ -1145,6 +1145,10 @@ export_model_case)
     run 0 render p.rpak --size 32x18 --out packed.png --strict
     expect_out "1/1 instances visible"
     grep -q "failed" err.txt && fail "the exported model did not load from the pack"
+    # What names the source (a script's rill.spawn, a path given on the command line) finds the
+    # model under its exported name in the pack.
+    run 0 render --pack p.rpak "my models/Cube.GLB" --size 32x18 --out source.png
+    expect_out "1/1 instances visible"
     ;;
 render_terrain_framed)
     # A scene holding only a terrain, no camera: the default camera frames the terrain's box
