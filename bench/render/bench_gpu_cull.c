@@ -11,6 +11,7 @@
  * usage: bench_gpu_cull [--counts 10000,100000,1000000] [--frames 10] [--size 1920x1080]
  *                       [--device NAME] [--zoom Z] [--moving PCT] [--workers N]
  *                       [--meshes K] [--materials M] [--wall 1] [--shift 1]
+ *                       [--cases static,few,shift] [--help]
  *   --zoom Z     the camera Z times closer to the grid's centre (default 1: most of the grid in
  *                view; 4: about 7 % of it)
  *   --moving P   P percent of the instances move every frame (default 0: a static world, where
@@ -26,6 +27,11 @@
  *                first leaves and comes back, as an entity switching LOD level does), so every
  *                later snapshot position shifts by one, as in a streaming world where something
  *                comes or goes every frame (default 0: the same order every frame)
+ *   --cases L    runs each named case per count, one after the other (each sets --moving and
+ *                --shift): static (nothing moves, the same order), few (1 % move a frame),
+ *                moving (10 % move), shift (nothing moves, every position shifts); each line's
+ *                "case" names it (without --cases: "custom", or the case the flags match)
+ * An unknown argument, or a flag without its value, prints this usage and exits with 2.
  */
 #include <math.h>
 #include <stdio.h>
@@ -48,6 +54,7 @@ typedef struct options {
     float zoom, moving;
     uint32_t meshes, materials;
     bool wall, shift;
+    const char *case_name;
     rill_jobs *jobs;
 } options;
 
@@ -168,12 +175,12 @@ static int measure(rill_renderer *r, scene *s, const options *o, bool gpu, bool 
                                          (gpu && !occlusion ? RILL_RENDER_DEBUG_NO_OCCLUSION : 0u));
     rill_error err = {0};
     double cpu_sum = 0, cpu_min = 1e30, cpu_max = 0, phase_sum[PHASES] = {0};
-    double cull_sum = 0, gpu_sum = 0, occl_sum = 0;
+    double cull_sum = 0, gpu_sum = 0, occl_sum = 0, scan_sum = 0;
     rill_render_stats st;
     memset(&st, 0, sizeof(st));
     /* Warm-up frames: two (uploads, pipelines, transient images), and on the GPU path more
-     * until its table holds every instance listed (it takes 8192 new ones a frame; the others
-     * draw on the CPU path meanwhile) or a frame took none (GPU culling off). */
+     * until its table holds every instance listed (it takes new ones within a time budget a
+     * frame; the others draw on the CPU path meanwhile) or a frame took none (GPU culling off). */
     uint32_t listed = s->snap.instance_count, warm = 0;
     for (uint32_t f = 0; f < o->frames + warm; f++) {
         if (o->moving > 0.0f) {
@@ -200,6 +207,7 @@ static int measure(rill_renderer *r, scene *s, const options *o, bool gpu, bool 
             continue;
         }
         cpu_sum += st.cpu_record_ms;
+        scan_sum += st.gpu_cull_scan_ms;
         cpu_min = fmin(cpu_min, st.cpu_record_ms);
         cpu_max = fmax(cpu_max, st.cpu_record_ms);
         const double phase[PHASES] = {st.cpu_setup_ms,  st.cpu_cull_ms,  st.cpu_sort_ms,
@@ -220,13 +228,13 @@ static int measure(rill_renderer *r, scene *s, const options *o, bool gpu, bool 
         }
     }
     double n = o->frames;
-    printf("{\"bench\":\"gpu_cull\",\"path\":\"%s\",\"wall\":%s,\"shift\":%s,"
+    printf("{\"bench\":\"gpu_cull\",\"case\":\"%s\",\"path\":\"%s\",\"wall\":%s,\"shift\":%s,"
            "\"instances\":%u,\"meshes\":%u,"
            "\"materials\":%u,\"zoom\":%g,\"moving_pct\":%g,\"width\":%u,\"height\":%u,\"frames\":%"
            "u,\"warmup_frames\":%u,\"workers\":%u,\"device\":\"%s\","
            "\"draw_calls\":%u,\"cpu_visible\":%u,\"cpu_record_ms\":{\"mean\":%.3f,\"min\":%.3f,"
            "\"max\":%.3f},\"cpu_phase_ms\":{",
-           !gpu        ? "cpu"
+           o->case_name, !gpu ? "cpu"
            : occlusion ? "gpu"
                        : "gpu_no_occlusion",
            o->wall ? "true" : "false", o->shift ? "true" : "false", s->count,
@@ -236,9 +244,11 @@ static int measure(rill_renderer *r, scene *s, const options *o, bool gpu, bool 
     for (int k = 0; k < PHASES; k++) {
         printf("%s\"%s\":%.3f", k ? "," : "", phase_names[k], phase_sum[k] / n);
     }
-    printf("},\"instances_occluded\":%u,\"gpu_cull_ms\":%.3f,\"gpu_occlusion_ms\":%.3f,"
+    printf("},\"gpu_cull_scan_ms\":%.3f,\"gpu_cull_resident\":%u,\"gpu_cull_deltas\":%u,"
+           "\"instances_occluded\":%u,\"gpu_cull_ms\":%.3f,\"gpu_occlusion_ms\":%.3f,"
            "\"gpu_total_ms\":%.3f}\n",
-           st.instances_occluded, cull_sum / n, occl_sum / n, gpu_sum / n);
+           scan_sum / n, st.gpu_cull_resident, st.gpu_cull_deltas, st.instances_occluded,
+           cull_sum / n, occl_sum / n, gpu_sum / n);
     fflush(stdout);
     return 0;
 }
@@ -267,43 +277,150 @@ static int run(uint32_t count, const options *o) {
     return rc;
 }
 
+static void usage(FILE *f) {
+    fprintf(f, "usage: bench_gpu_cull [--counts 10000,100000,1000000] [--frames 10] [--size WxH]\n"
+               "                      [--device NAME] [--zoom Z] [--moving PCT] [--workers N]\n"
+               "                      [--meshes K] [--materials M] [--wall 0|1] [--shift 0|1]\n"
+               "                      [--cases static,few,moving,shift] [--help]\n");
+}
+
+/* The cases --cases names: percent moving a frame, and whether positions shift. */
+typedef struct bench_case {
+    const char *name;
+    float moving;
+    bool shift;
+} bench_case;
+
+static const bench_case cases[] = {
+    {"static", 0.0f, false}, {"few", 1.0f, false}, {"moving", 10.0f, false}, {"shift", 0.0f, true}};
+#define CASES (sizeof(cases) / sizeof(cases[0]))
+
+/* The case named by s[0..len), or NULL. */
+static const bench_case *case_find(const char *s, size_t len) {
+    for (size_t k = 0; k < CASES; k++) {
+        if (strlen(cases[k].name) == len && strncmp(cases[k].name, s, len) == 0) {
+            return &cases[k];
+        }
+    }
+    return NULL;
+}
+
+/* The case the flags match (for the lines of a run without --cases), else "custom". */
+static const char *case_of(const options *o) {
+    for (size_t k = 0; k < CASES; k++) {
+        if (cases[k].moving == o->moving && cases[k].shift == o->shift) {
+            return cases[k].name;
+        }
+    }
+    return "custom";
+}
+
+/* Parses the flags into o (and *counts, *workers, *case_list). False: an unknown flag or one
+ * without its value. */
+static bool parse_args(int argc, char **argv, options *o, const char **counts, long *workers,
+                       const char **case_list) {
+    for (int i = 1; i < argc; i += 2) {
+        const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v || strncmp(k, "--", 2) != 0) {
+            fprintf(stderr, "bench_gpu_cull: %s '%s'\n", v ? "unknown argument" : "no value for",
+                    k);
+            return false;
+        } else if (strcmp(k, "--counts") == 0) {
+            *counts = v;
+        } else if (strcmp(k, "--frames") == 0) {
+            o->frames = (uint32_t)strtoul(v, NULL, 10);
+        } else if (strcmp(k, "--size") == 0) {
+            if (sscanf(v, "%ux%u", &o->w, &o->h) != 2) {
+                fprintf(stderr, "bench_gpu_cull: --size wants WxH, not '%s'\n", v);
+                return false;
+            }
+        } else if (strcmp(k, "--zoom") == 0) {
+            o->zoom = strtof(v, NULL);
+        } else if (strcmp(k, "--moving") == 0) {
+            o->moving = strtof(v, NULL);
+        } else if (strcmp(k, "--device") == 0) {
+            o->device = v;
+        } else if (strcmp(k, "--workers") == 0) {
+            *workers = strtol(v, NULL, 10);
+        } else if (strcmp(k, "--meshes") == 0) {
+            o->meshes = (uint32_t)strtoul(v, NULL, 10);
+        } else if (strcmp(k, "--materials") == 0) {
+            o->materials = (uint32_t)strtoul(v, NULL, 10);
+        } else if (strcmp(k, "--wall") == 0) {
+            o->wall = strtoul(v, NULL, 10) != 0;
+        } else if (strcmp(k, "--shift") == 0) {
+            o->shift = strtoul(v, NULL, 10) != 0;
+        } else if (strcmp(k, "--cases") == 0) {
+            *case_list = v;
+        } else {
+            fprintf(stderr, "bench_gpu_cull: unknown argument '%s'\n", k);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Checks every name of the comma-separated case list; false (with a message) on an unknown one. */
+static bool cases_valid(const char *list) {
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        if (!case_find(p, len)) {
+            fprintf(stderr, "bench_gpu_cull: unknown case '%.*s' (static, few, moving, shift)\n",
+                    (int)len, p);
+            return false;
+        }
+        p += len + (p[len] == ',');
+    }
+    return true;
+}
+
+/* Runs count instances in every case of list (NULL: the flags as given). */
+static int run_cases(uint32_t count, const options *o, const char *list) {
+    if (!list) {
+        options one = *o;
+        one.case_name = case_of(o);
+        return run(count, &one);
+    }
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        const bench_case *c = case_find(p, len);
+        options one = *o;
+        one.moving = c->moving;
+        one.shift = c->shift;
+        one.case_name = c->name;
+        if (run(count, &one)) {
+            return 1;
+        }
+        p += len + (p[len] == ',');
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
-    const char *counts = "10000,100000,1000000";
+    const char *counts = "10000,100000,1000000", *case_list = NULL;
     options o = {.frames = 10, .w = 1920, .h = 1080, .zoom = 1.0f, .materials = 8};
     long workers = -1;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--counts") == 0) {
-            counts = argv[i + 1];
-        } else if (strcmp(argv[i], "--frames") == 0) {
-            o.frames = (uint32_t)strtoul(argv[i + 1], NULL, 10);
-        } else if (strcmp(argv[i], "--size") == 0) {
-            sscanf(argv[i + 1], "%ux%u", &o.w, &o.h);
-        } else if (strcmp(argv[i], "--zoom") == 0) {
-            o.zoom = strtof(argv[i + 1], NULL);
-        } else if (strcmp(argv[i], "--moving") == 0) {
-            o.moving = strtof(argv[i + 1], NULL);
-        } else if (strcmp(argv[i], "--device") == 0) {
-            o.device = argv[i + 1];
-        } else if (strcmp(argv[i], "--workers") == 0) {
-            workers = strtol(argv[i + 1], NULL, 10);
-        } else if (strcmp(argv[i], "--meshes") == 0) {
-            o.meshes = (uint32_t)strtoul(argv[i + 1], NULL, 10);
-        } else if (strcmp(argv[i], "--materials") == 0) {
-            o.materials = (uint32_t)strtoul(argv[i + 1], NULL, 10);
-        } else if (strcmp(argv[i], "--wall") == 0) {
-            o.wall = strtoul(argv[i + 1], NULL, 10) != 0;
-        } else if (strcmp(argv[i], "--shift") == 0) {
-            o.shift = strtoul(argv[i + 1], NULL, 10) != 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return 0;
         }
+    }
+    if (!parse_args(argc, argv, &o, &counts, &workers, &case_list)) {
+        usage(stderr);
+        return 2;
     }
     if (!o.frames) {
         o.frames = 1;
     }
     if (!(o.zoom >= 1.0f && o.zoom <= 1000.0f) || !(o.moving >= 0.0f && o.moving <= 100.0f) ||
         workers < -1 || workers > 256 || o.meshes > 20000 || o.materials < 1 ||
-        o.materials > 20000) {
+        o.materials > 20000 || !o.w || !o.h) {
         fprintf(stderr, "bench_gpu_cull: --zoom in [1, 1000], --moving in [0, 100], --workers in "
-                        "[0, 256], --meshes in [0, 20000], --materials in [1, 20000]\n");
+                        "[0, 256], --meshes in [0, 20000], --materials in [1, 20000], --size not 0\n");
+        return 2;
+    }
+    if (case_list && !cases_valid(case_list)) {
         return 2;
     }
     rill_log_set_level(RILL_LOG_WARN);
@@ -318,7 +435,7 @@ int main(int argc, char **argv) {
     const char *p = counts;
     while (*p && rc == 0) {
         uint32_t n = (uint32_t)strtoul(p, (char **)&p, 10);
-        if (n && run(n, &o)) {
+        if (n && run_cases(n, &o, case_list)) {
             rc = 1;
         }
         while (*p == ',') {

@@ -140,7 +140,8 @@ typedef struct rill__gpu_cull_stats {
     /* Snapshot positions the last scan resolved one by one (new ids, repeated ids, changed
      * meshes or materials); the others were matched in the scan's jobs. */
     uint32_t resolved;
-    uint32_t spawned; /* new ids the last scan took into the table (at most GC_NEW_PER_FRAME) */
+    uint32_t spawned; /* new ids the last scan took into the table (see GC_BOARD_MS) */
+    double scan_ms;   /* the last scan's CPU time (matching, deltas, groups) */
     uint32_t runs_mat, runs_shape, runs_geo; /* per list */
     uint64_t arena_bytes;
     uint32_t arena_meshes;
@@ -166,6 +167,9 @@ void rill__gpu_cull_destroy(rill_renderer *r);
 /* Tests: with readback on (it drops the table), the visible-list bits (bit l: list l) the last
  * finished frame's culling wrote for instance id; UINT32_MAX: not resident. */
 void rill__gpu_cull_set_readback(rill_renderer *r, bool on);
+/* Tests: GPU culling's boarding (gpu_cull.c GC_BOARD_*): new ids a frame takes whatever the
+ * clock says, and the budget in ms for more (0: exactly min a frame). */
+void rill__gpu_cull_set_boarding(rill_renderer *r, uint32_t min, double ms);
 uint32_t rill__gpu_cull_flags(const rill_renderer *r, uint64_t id);
 /* The same for view slot `view` (each view culls into flags of its own; flags: view 0's). */
 uint32_t rill__gpu_cull_view_flags(const rill_renderer *r, uint32_t view, uint64_t id);

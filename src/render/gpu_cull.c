@@ -33,6 +33,7 @@
  * passes draw only what it sees. */
 #include "frame.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,11 +43,16 @@
 #define GC_SLICE 4096u    /* snapshot positions per scan job */
 #define GC_NONE UINT32_MAX
 #define COUNT_STRIDE 256u /* bytes per frame slot of the counts (storage offset alignment) */
-/* New instances the table takes per frame. A spawn is serial (a map insert, a group, a delta of
- * 96 bytes to upload): the boot frame of a city of 36 k instances cost 17 ms of cull on the H200
- * with them all at once. Ids past it draw on the CPU path that frame (no pop-in) and are taken in
- * a later one, as the CPU path's motion history does (HISTORY_NEW_PER_FRAME). */
-#define GC_NEW_PER_FRAME 8192u
+/* New instances the table takes per frame: a time budget. A spawn is serial (a map insert, a
+ * group, a delta of 96 bytes to upload): the boot frame of a city of 36 k instances cost 17 ms of
+ * cull on the H200 with them all at once. A frame takes GC_BOARD_MIN new ids, then more while its
+ * spawns have cost less than GC_BOARD_MS (the clock read every GC_BOARD_STEP spawns): a fast CPU
+ * boards a large world in fewer frames, a slow or loaded one spreads it without a hitch, and the
+ * floor bounds the frames a boot takes whatever the clock says. Ids past it draw on the CPU path
+ * that frame (no pop-in) and are taken in a later one, as the CPU path's motion history does. */
+#define GC_BOARD_MIN 2048u
+#define GC_BOARD_MS 0.5
+#define GC_BOARD_STEP 256u
 
 /* Must match `Delta` in gpu_cull.comp (std430). */
 typedef struct gc_delta {
@@ -160,7 +166,17 @@ struct rill__gpu_cull {
     rill__buf *counts;
     uint64_t res_slots;
     uint32_t deltas_last, resolved, spawned; /* for stats */
-    uint32_t new_left;                       /* new ids the table may still take this frame */
+    double scan_ms;                          /* for stats */
+    /* Boarding (GC_BOARD_*; tests may set them): new ids a frame takes whatever the clock says,
+     * the budget of the rest (ms), and this frame's start of boarding (0: not yet). */
+    uint32_t board_min;
+    double board_ms;
+    uint64_t board_t0;
+    bool board_full;
+    /* Per slot: the first position (frame << 32 | position) that found it through the id map
+     * this frame, claimed by the scan's jobs (see settle_slice). */
+    _Atomic uint64_t *claim;
+    uint32_t claim_cap;
     /* The slots when this frame's scan began, and whether the resident buffer held the table as
      * it was then (the last scan was recorded): what a new resident buffer starts from. */
     uint32_t slots_before;
@@ -248,6 +264,7 @@ void rill__gpu_cull_destroy(rill_renderer *r) {
     rill_array_free(&g->runs_shape);
     rill_array_free(&g->runs_geo);
     rill_array_free(&g->deltas);
+    rill_free((void *)g->claim);
     rill_free(g);
     r->gpu_cull = NULL;
 }
@@ -255,8 +272,40 @@ void rill__gpu_cull_destroy(rill_renderer *r) {
 static rill__gpu_cull *gc_get(rill_renderer *r) {
     if (!r->gpu_cull) {
         r->gpu_cull = rill_calloc_tagged(1, sizeof(rill__gpu_cull), RILL_MEM_RENDER);
+        if (r->gpu_cull) {
+            r->gpu_cull->board_min = GC_BOARD_MIN;
+            r->gpu_cull->board_ms = GC_BOARD_MS;
+        }
     }
     return r->gpu_cull;
+}
+
+void rill__gpu_cull_set_boarding(rill_renderer *r, uint32_t min, double ms) {
+    rill__gpu_cull *g = gc_get(r);
+    if (g) {
+        g->board_min = min;
+        g->board_ms = ms;
+    }
+}
+
+/* Sizes the claims for every slot (new ones never claimed: frame 0). False: out of memory. */
+static bool claims_size(rill__gpu_cull *g) {
+    uint32_t n = g->slots.len;
+    if (n <= g->claim_cap) {
+        return true;
+    }
+    uint32_t cap = RILL_MAX(n + n / 2u, 1024u);
+    _Atomic uint64_t *c = rill_malloc_tagged((size_t)cap * sizeof(*c), RILL_MEM_RENDER);
+    if (!c) {
+        return false;
+    }
+    for (uint32_t s = 0; s < cap; s++) {
+        atomic_init(&c[s], s < g->claim_cap ? atomic_load(&g->claim[s]) : 0u);
+    }
+    rill_free((void *)g->claim);
+    g->claim = c;
+    g->claim_cap = cap;
+    return true;
 }
 
 void rill__gpu_cull_set_readback(rill_renderer *r, bool on) {
@@ -361,12 +410,24 @@ static uint32_t slot_by_id(const rill__gpu_cull *g, const rill_render_instance *
     return same ? (uint32_t)v : GC_NONE;
 }
 
+/* Lowers a slot's claim to `mine` (frame << 32 | position) unless an earlier position claimed it
+ * this frame. */
+static void claim_first(_Atomic uint64_t *c, uint64_t mine) {
+    uint64_t old = atomic_load_explicit(c, memory_order_relaxed);
+    while ((old >> 32) != (mine >> 32) || old > mine) {
+        if (atomic_compare_exchange_weak_explicit(c, &old, mine, memory_order_relaxed,
+                                                  memory_order_relaxed)) {
+            return;
+        }
+    }
+}
+
 /* Positions [begin, end) (a rill_job_range_fn): each instance whose position's slot of last frame
  * still holds its id, mesh and material is settled here (seen; moved when its hash changed). When
- * the guess misses, the id map is read here too: a slot found there is left to the serial pass
- * with its hash (ST_FOUND: a cheap step, as another position may hold the same id), and only new
- * ids and changed meshes, materials or kinds go through resolve. Slots are written only through
- * the position that guessed them, so the jobs never share one. */
+ * the guess misses, the id map is read here too: a slot found there is claimed for the position
+ * (ST_FOUND; settle_slice decides, as another position may hold the same id), and only new ids
+ * and changed meshes, materials or kinds go through resolve. Slots are written only through the
+ * position that guessed them, so the jobs never share one. */
 static void scan_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index) {
     const scan_job *j = arg;
     rill__gpu_cull *g = j->g;
@@ -399,6 +460,7 @@ static void scan_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index) 
             } else if ((s = slot_by_id(g, in, kind)) != GC_NONE) {
                 g->pos_slot.data[i] = s; /* i < n: sized for the snapshot */
                 g->hash_of.data[i] = instance_hash(in, ms);
+                claim_first(&g->claim[s], (uint64_t)frame << 32 | i);
                 st = ST_FOUND;
                 out.found++;
             } else {
@@ -412,6 +474,47 @@ static void scan_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index) 
         }
     }
     g->slices.data[index] = out;
+}
+
+/* Positions [begin, end) again, after every job's claims: each position the jobs found through
+ * the id map (ST_FOUND) takes its slot unless the position that guessed the slot took it (seen
+ * this frame) or an earlier position claimed it; either way it is a repeated id and stays on the
+ * CPU path. Taken, the slot is seen, and moved when its hash changed. A slot has one winner, the
+ * only position that writes it here, so this runs in the jobs (a shifted snapshot, where nearly
+ * every position is found through the map, used to settle them one by one on one thread). */
+static void settle_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index) {
+    const scan_job *j = arg;
+    rill__gpu_cull *g = j->g;
+    gc_slice *out = &g->slices.data[index];
+    if (!out->found) {
+        return;
+    }
+    uint32_t frame = g->frame;
+    for (uint32_t i = begin; i < end; i++) {
+        if (g->state.data[i] != ST_FOUND) {
+            continue;
+        }
+        uint32_t s = g->pos_slot.data[i];
+        uint64_t mine = (uint64_t)frame << 32 | i;
+        if (atomic_load_explicit(&g->claim[s], memory_order_relaxed) != mine ||
+            g->seen.data[s] == frame) {
+            g->state.data[i] = ST_CPU;
+            g->pos_slot.data[i] = GC_NONE;
+            continue;
+        }
+        g->seen.data[s] = frame;
+        out->seen++;
+        gc_slot *sl = &g->slots.data[s];
+        uint64_t h = g->hash_of.data[i];
+        g->state.data[i] = ST_SAME;
+        if (h != sl->hash) {
+            sl->hash = h;
+            g->moved.data[s] = frame;
+            g->state.data[i] = ST_MOVED;
+            out->moved++;
+        }
+    }
+    out->found = 0;
 }
 
 /* A draw group for (mesh, material), made when new; counts one more instance. GC_NONE: out of
@@ -474,6 +577,21 @@ static bool push_delta(rill__gpu_cull *g, uint32_t s, uint32_t op, const rill_re
     return true;
 }
 
+/* Whether this frame may take one more new id (GC_BOARD_*): board_min of them, then more until
+ * the spawns since the first have cost board_ms (the clock read every GC_BOARD_STEP). */
+static bool board_take(rill__gpu_cull *g) {
+    if (!g->board_t0) {
+        g->board_t0 = rill_time_ns();
+    }
+    if (g->spawned < g->board_min) {
+        return true;
+    }
+    if (!g->board_full && (g->spawned - g->board_min) % GC_BOARD_STEP == 0) {
+        g->board_full = (double)(rill_time_ns() - g->board_t0) * 1e-6 >= g->board_ms;
+    }
+    return !g->board_full;
+}
+
 /* A position the jobs could not settle: its id through the map (a new slot when new, a new group
  * when its mesh or material changed); a second position with an id already seen this frame
  * stays on the CPU path. False: out of memory. A slot is some position's guess only when that
@@ -514,7 +632,7 @@ static bool resolve(rill_renderer *r, rill__gpu_cull *g, const rill_render_insta
         }
         return true;
     }
-    if (!g->new_left) {
+    if (!board_take(g)) {
         g->state.data[i] = ST_CPU; /* taken in a later frame */
         g->pos_slot.data[i] = GC_NONE;
         return true;
@@ -546,7 +664,6 @@ static bool resolve(rill_renderer *r, rill__gpu_cull *g, const rill_render_insta
     g->seen.data[s] = g->frame;
     g->moved.data[s] = 0;
     g->live++;
-    g->new_left--;
     g->spawned++;
     g->pos_slot.data[i] = s;
     return push_delta(g, s, OP_SPAWN, in, ms);
@@ -570,41 +687,18 @@ static bool despawn_unseen(rill__gpu_cull *g) {
     return true;
 }
 
-/* A position the jobs found through the id map (ST_FOUND): taken unless a position before it (or
- * one that guessed the slot) took the slot this frame, when it stays on the CPU path as a
- * repeated id; moved when its hash changed. False: out of memory. */
-static bool settle_found(rill_renderer *r, rill__gpu_cull *g, const rill_render_instance *in,
-                         uint32_t i) {
-    uint32_t s = g->pos_slot.data[i];
-    if (g->seen.data[s] == g->frame) {
-        g->state.data[i] = ST_CPU;
-        g->pos_slot.data[i] = GC_NONE;
-        return true;
-    }
-    g->seen.data[s] = g->frame;
-    gc_slot *sl = &g->slots.data[s];
-    uint64_t h = g->hash_of.data[i];
-    if (h == sl->hash) {
-        return true;
-    }
-    sl->hash = h;
-    g->moved.data[s] = g->frame;
-    return push_delta(g, s, OP_MOVE, in, rill__mesh_get(r, in->mesh)) &&
-           rill_array_push(&g->moved_now, s);
-}
-
-/* The serial pass after the jobs: deltas of the moved positions, the found ones settled, the
- * others resolved, the slots that moved last frame and not this one settled, the missing ones
- * despawned. */
+/* The serial pass after the jobs: deltas of the moved positions, the others resolved, the slots
+ * that moved last frame and not this one settled, the missing ones despawned. */
 static bool scan_serial(rill_renderer *r, rill__gpu_cull *g, const rill_render_snapshot *snap,
                         uint32_t nslices) {
     uint32_t seen = 0;
     g->resolved = g->spawned = 0;
-    g->new_left = GC_NEW_PER_FRAME;
+    g->board_t0 = 0;
+    g->board_full = false;
     for (uint32_t t = 0; t < nslices; t++) {
         const gc_slice *sc = &g->slices.data[t];
         seen += sc->seen;
-        if (!sc->moved && !sc->found && !sc->serial) {
+        if (!sc->moved && !sc->serial) {
             continue;
         }
         uint32_t end = RILL_MIN((t + 1u) * GC_SLICE, snap->instance_count);
@@ -617,11 +711,6 @@ static bool scan_serial(rill_renderer *r, rill__gpu_cull *g, const rill_render_s
                     !rill_array_push(&g->moved_now, s)) {
                     return false;
                 }
-            } else if (st == ST_FOUND) {
-                if (!settle_found(r, g, in, i)) {
-                    return false;
-                }
-                seen += g->state.data[i] != ST_CPU;
             } else if (st == ST_SERIAL) {
                 g->resolved++;
                 if (!resolve(r, g, in, i)) {
@@ -820,11 +909,12 @@ const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool 
     g->active = false; /* until this frame's scan succeeds */
     g->views_culled = 0;
     read_counts(r, g);
+    uint64_t t0 = rill_time_ns();
     const rill_render_snapshot *snap = vs->snap;
     uint32_t n = snap->instance_count;
     uint32_t nslices = (n + GC_SLICE - 1u) / GC_SLICE;
     uint32_t guesses = g->pos_slot.len;
-    if (!rill_array_reserve(&g->state, n ? n : 1u) ||
+    if (!claims_size(g) || !rill_array_reserve(&g->state, n ? n : 1u) ||
         !rill_array_reserve(&g->pos_slot, n ? n : 1u) ||
         !rill_array_size_for(&g->hash_of, n ? n : 1u) ||
         !rill_array_size_for(&g->slices, nslices ? nslices : 1u)) {
@@ -842,7 +932,16 @@ const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool 
     g->moved_now.len = 0;
     scan_job j = {r, g, snap, RILL_MIN(guesses, n), ghosts_plain(vs)};
     rill_jobs_for(r->desc.jobs, n, GC_SLICE, scan_slice, &j);
-    if (!scan_serial(r, g, snap, nslices) || !build_groups(r, g)) {
+    uint32_t found = 0;
+    for (uint32_t t = 0; t < nslices; t++) {
+        found += g->slices.data[t].found;
+    }
+    if (found) {
+        rill_jobs_for(r->desc.jobs, n, GC_SLICE, settle_slice, &j);
+    }
+    bool ok = scan_serial(r, g, snap, nslices) && build_groups(r, g);
+    g->scan_ms = (double)(rill_time_ns() - t0) * 1e-6;
+    if (!ok) {
         gc_reset(r, g);
         rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory (gpu culling)");
         return NULL;
@@ -1202,6 +1301,7 @@ void rill__gpu_cull_view_info(const rill_renderer *r, uint32_t view, rill__gpu_c
     out->deltas = g->deltas_last;
     out->resolved = g->resolved;
     out->spawned = g->spawned;
+    out->scan_ms = g->scan_ms;
     out->runs_mat = g->runs_mat.len;
     out->runs_shape = g->runs_shape.len;
     out->runs_geo = g->runs_geo.len;

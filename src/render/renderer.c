@@ -508,6 +508,8 @@ void rill__renderer_fill_stats(const rill_renderer *r, rill_render_stats *out) {
     rill__gpu_cull_info(r, &gc);
     out->gpu_cull_resident = gc.active ? gc.resident : 0u;
     out->gpu_cull_spawned = gc.active ? gc.spawned : 0u;
+    out->gpu_cull_scan_ms = gc.active ? gc.scan_ms : 0.0;
+    out->gpu_cull_deltas = gc.active ? gc.deltas : 0u;
     out->draw_calls = r->draw_calls;
     out->wire_edge_draws = r->edge_draws;
     out->wire_fill_draws = r->fill_wire_draws;

@@ -55,6 +55,9 @@ static void side_create_with(side *s, bool gpu, rill_jobs *jobs, bool occlusion)
     assert_non_null(s->r);
     if (gpu) {
         rill__gpu_cull_set_readback(s->r, true);
+        /* Boarding by count alone (8192 new ids a frame), so what a frame takes does not depend
+         * on the clock; test_boot_budget checks the time budget. */
+        rill__gpu_cull_set_boarding(s->r, 8192u, 0.0);
     }
     s->cube = rill_render_mesh_cube(s->r, &err);
     s->sphere = rill_render_mesh_sphere(s->r, 12, &err);
@@ -119,8 +122,8 @@ static void place(const side *s, rill_render_instance *in, uint32_t k, uint32_t 
     }
 }
 
-/* Renders frame `frame` of the scene on s into px. */
-static void draw(const side *s, rill_render_instance *inst, uint32_t frame, uint8_t *px) {
+/* Fills inst with frame `frame` of the scene on s. */
+static void fill(const side *s, rill_render_instance *inst, uint32_t frame) {
     for (uint32_t k = 0; k < COUNT; k++) {
         place(s, &inst[k], k, frame);
     }
@@ -131,6 +134,10 @@ static void draw(const side *s, rill_render_instance *inst, uint32_t frame, uint
             inst[b] = t;
         }
     }
+}
+
+/* Renders the scene's instances inst on s into px. */
+static void render_scene(const side *s, rill_render_instance *inst, uint8_t *px) {
     rill_render_snapshot snap;
     memset(&snap, 0, sizeof(snap));
     mat4 world_from_view;
@@ -151,6 +158,12 @@ static void draw(const side *s, rill_render_instance *inst, uint32_t frame, uint
     assert_int_equal(rill_renderer_render(s->r, &snap, &err), RILL_OK);
     assert_int_equal(rill_renderer_read_pixels(s->r, px, W * H * 4, &err), RILL_OK);
     assert_int_equal(rill_renderer_wait_idle(s->r, &err), RILL_OK);
+}
+
+/* Renders frame `frame` of the scene on s into px. */
+static void draw(const side *s, rill_render_instance *inst, uint32_t frame, uint8_t *px) {
+    fill(s, inst, frame);
+    render_scene(s, inst, px);
 }
 
 /* Whether another position of inst has instance k's (non-zero) id. Which of the two the GPU
@@ -420,6 +433,69 @@ static void test_multi_view_matches_cpu(void **state) {
     }
 }
 
+/* Instances of the scene in view (frame 2): a plain opaque cube and an alpha-masked cube. */
+#define IN_VIEW_CUBE 524u
+#define IN_VIEW_MASKED 526u
+
+/* Applies edit e (0: none; 1: the cube lifted out of the view; 2: and the masked cube's id
+ * dropped, which puts it on the CPU path; 3: the masked cube with a new id instead) to the scene's
+ * frame 2 in inst. */
+static void edit_scene(const side *s, rill_render_instance *inst, uint32_t e) {
+    fill(s, inst, 2);
+    assert_true(takes(s, &inst[IN_VIEW_CUBE]) && takes(s, &inst[IN_VIEW_MASKED]));
+    if (e >= 1) {
+        inst[IN_VIEW_CUBE].transform[13] += 100.0f;
+    }
+    if (e >= 2) {
+        inst[IN_VIEW_MASKED].id = e == 2 ? 0u : 900000u;
+    }
+}
+
+/* The table follows by deltas alone: from a settled frame, one instance moving out of view is one
+ * delta (a move) and then one more (its previous matrix settles), one id dropped is one (a
+ * despawn), one new id one (a spawn); every frame's visible sets and picture are the CPU path's. */
+static void test_delta_updates(void **state) {
+    (void)state;
+    rill_error err = {0};
+    rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = 2}, &err);
+    assert_non_null(jobs);
+    side a, b;
+    side_create(&a, false, NULL);
+    side_create(&b, true, jobs);
+    static rill_render_instance ia[COUNT], ib[COUNT];
+    static uint8_t pa[W * H * 4], pb[W * H * 4];
+    /* Edits 0, 0 (settled), 1 (a move), 1 (its settle), 2 (a despawn), 3 (a spawn), 3. */
+    const uint32_t edits[7] = {0, 0, 1, 1, 2, 3, 3};
+    const uint32_t deltas[7] = {0, 0, 1, 1, 1, 1, 0};
+    uint32_t resident = 0;
+    for (uint32_t f = 0; f < 7; f++) {
+        edit_scene(&a, ia, edits[f]);
+        edit_scene(&b, ib, edits[f]);
+        render_scene(&a, ia, pa);
+        render_scene(&b, ib, pb);
+        uint32_t visible = 0;
+        check_frame(&a, &b, ib, &visible);
+        assert_memory_equal(pa, pb, sizeof(pa));
+        rill__gpu_cull_stats st;
+        rill__gpu_cull_info(b.r, &st);
+        if (f == 0) {
+            resident = st.resident; /* the first frame spawns the table */
+            continue;
+        }
+        assert_int_equal(st.deltas, deltas[f]);
+        assert_int_equal(st.spawned, edits[f] == 3 && edits[f - 1] != 3 ? 1u : 0u);
+        assert_int_equal(st.resident, resident - (edits[f] == 2 ? 1u : 0u));
+        bool cube_seen = (rill__gpu_cull_flags(b.r, ib[IN_VIEW_CUBE].id) & 1u) != 0;
+        assert_int_equal(cube_seen, edits[f] == 0); /* in view until lifted out of it */
+    }
+    /* The new id is resident and seen; the dropped one is not resident. */
+    assert_true(rill__gpu_cull_flags(b.r, 900000u) & 1u);
+    assert_int_equal(rill__gpu_cull_flags(b.r, IN_VIEW_MASKED + 1u), UINT32_MAX);
+    render_test_destroy_clean(a.r, false);
+    render_test_destroy_clean(b.r, false);
+    rill_jobs_destroy(jobs);
+}
+
 /* Draws `n` instances (inst) on s into px: the camera looks at the origin from +z. */
 static void draw_few(const side *s, const rill_render_instance *inst, uint32_t n, uint8_t *px) {
     rill_render_snapshot snap;
@@ -558,8 +634,8 @@ static void test_shift_resolves_only_new(void **state) {
     rill_jobs_destroy(jobs);
 }
 
-/* More new instances than the table takes in a frame (GC_NEW_PER_FRAME, 8192): the first frame
- * takes 8192 and the CPU path draws the rest, the next frames take the others, growing the
+/* More new instances than the table takes in a frame (boarding set to 8192 a frame, no time
+ * budget): the first frame takes 8192 and the CPU path draws the rest, the next frames take the others, growing the
  * resident buffer (a copy of the old one, not every slot spawned again: the deltas are only the
  * new ones); every frame's picture is the CPU path's. */
 #define BOOT_N 20000u
@@ -623,6 +699,34 @@ static void draw_split(const side *s, const rill_render_instance *inst, uint32_t
     assert_int_equal(rill_renderer_render(s->r, &snap, &err), RILL_OK);
     assert_int_equal(rill_renderer_read_pixels(s->r, px, W * H * 4, &err), RILL_OK);
     assert_int_equal(rill_renderer_wait_idle(s->r, &err), RILL_OK);
+}
+
+/* The default boarding (gpu_cull.c GC_BOARD_*): a frame takes at least its floor of new ids and
+ * more only as the clock allows, so a boot of BOOT_N takes a few frames, every one taking some
+ * until all are resident, with the CPU path's picture throughout. */
+static void test_boot_budget(void **state) {
+    (void)state;
+    side a, b;
+    side_create(&a, false, NULL);
+    side_create(&b, true, NULL);
+    rill__gpu_cull_set_boarding(b.r, 2048u, 0.5);
+    static uint8_t pa[W * H * 4], pb[W * H * 4];
+    static rill_render_instance ia[BOOT_N], ib[BOOT_N];
+    boot_grid(&a, &b, ia, ib);
+    uint32_t had = 0, frames = 0;
+    while (had < BOOT_N) {
+        assert_true(frames++ < BOOT_N / 2048u + 1u);
+        draw_few(&a, ia, BOOT_N, pa);
+        draw_few(&b, ib, BOOT_N, pb);
+        assert_memory_equal(pa, pb, sizeof(pa));
+        rill__gpu_cull_stats st;
+        rill__gpu_cull_info(b.r, &st);
+        assert_int_equal(st.resident, had + st.spawned);
+        assert_true(st.spawned >= RILL_MIN(2048u, BOOT_N - had));
+        had = st.resident;
+    }
+    render_test_destroy_clean(a.r, false);
+    render_test_destroy_clean(b.r, false);
 }
 
 /* Single-view and split-screen frames share the one table: a split frame after single-view ones
@@ -868,6 +972,8 @@ static void test_occlusion_wall(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpu_cull_matches_cpu),
+        cmocka_unit_test(test_delta_updates),
+        cmocka_unit_test(test_boot_budget),
         cmocka_unit_test(test_repeated_id_comes_back),
         cmocka_unit_test(test_shift_resolves_only_new),
         cmocka_unit_test(test_boot_capped_and_growth),

@@ -42,9 +42,15 @@ typedef struct rill_render_stats {
      * frame's slot comes around. */
     uint32_t instances_occluded;
     /* GPU culling (RILL_RENDER_DEBUG_GPU_CULL): instances resident in its table after the last
-     * frame, and those the frame took into it (at most 8192 a frame: new instances past that
-     * draw on the CPU path until a later frame takes them). 0 without. */
+     * frame, and those the frame took into it (a time budget: docs/renderer.md, "GPU-driven
+     * culling"; new instances past it draw on the CPU path until a later frame takes them). 0
+     * without. */
     uint32_t gpu_cull_resident, gpu_cull_spawned;
+    /* GPU culling: the CPU time of the last frame's scan (matching the snapshot to the table,
+     * the deltas and the draw groups; part of cpu_cull_ms), and the deltas it uploaded (spawned,
+     * moved, settled and despawned instances). 0 without. */
+    double gpu_cull_scan_ms;
+    uint32_t gpu_cull_deltas;
     uint32_t light_cluster_refs;  /* (cluster, light) pairs in the last frame's light grid */
     uint32_t validation_messages; /* validation warnings + errors since creation */
     uint64_t uploaded_bytes_last_frame;
