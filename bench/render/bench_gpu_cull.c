@@ -11,7 +11,8 @@
  * usage: bench_gpu_cull [--counts 10000,100000,1000000] [--frames 10] [--size 1920x1080]
  *                       [--device NAME] [--zoom Z] [--moving PCT] [--workers N]
  *                       [--meshes K] [--materials M] [--wall 1] [--shift 1]
- *                       [--cases static,few,shift] [--help]
+ *                       [--cases static,few,shift] [--paths cpu,gpu,gpu_no_occlusion]
+ *                       [--marks 1] [--help]
  *   --zoom Z     the camera Z times closer to the grid's centre (default 1: most of the grid in
  *                view; 4: about 7 % of it)
  *   --moving P   P percent of the instances move every frame (default 0: a static world, where
@@ -31,6 +32,11 @@
  *                --shift): static (nothing moves, the same order), few (1 % move a frame),
  *                moving (10 % move), shift (nothing moves, every position shifts); each line's
  *                "case" names it (without --cases: "custom", or the case the flags match)
+ *   --paths L    the paths measured (default all three, in that order)
+ *   --marks 1    the snapshot marks the instances that may have changed since the last frame
+ *                (rill_render_snapshot.instance_changed: the moving ones; none with --shift,
+ *                where every position changes), so the GPU path's scan passes the others unread
+ *                (default 0: no marks, every instance read every frame)
  * An unknown argument, or a flag without its value, prints this usage and exits with 2.
  */
 #include <math.h>
@@ -55,22 +61,30 @@ typedef struct options {
     uint32_t meshes, materials;
     bool wall, shift;
     const char *case_name;
+    uint32_t paths; /* bits: 1 cpu, 2 gpu, 4 gpu_no_occlusion */
+    bool marks;     /* the snapshot marks what changed (instance_changed) */
     rill_jobs *jobs;
 } options;
 
 typedef struct scene {
     rill_render_instance *inst;
+    uint8_t *changed; /* per instance: whether it moves (--marks 1) */
     uint32_t count, side;
     float spacing;
     rill_render_snapshot snap;
 } scene;
+
+/* Whether instance i is one of the moving. */
+static bool moves(const options *o, uint32_t i) {
+    return o->moving > 0.0f && (float)(i % 1000u) < o->moving * 10.0f;
+}
 
 /* Instance i's matrix in frame f: on the grid, lifted by a wave when it is one of the moving. */
 static void place(const scene *s, const options *o, uint32_t i, uint32_t f) {
     mat4 m;
     glm_mat4_identity(m);
     float lift = 0.0f;
-    if (o->moving > 0.0f && (float)(i % 1000u) < o->moving * 10.0f) {
+    if (moves(o, i)) {
         lift = 0.25f * sinf((float)f * 0.3f + (float)i);
     }
     glm_translate(m,
@@ -114,11 +128,15 @@ static bool scene_make(scene *s, rill_renderer *r, uint32_t count, const options
     rill_material *mats = rill_calloc_tagged(o->materials, sizeof(*mats), RILL_MEM_RENDER);
     rill_mesh *meshes = rill_calloc_tagged(nm, sizeof(*meshes), RILL_MEM_RENDER);
     s->inst = rill_calloc_tagged(count + 2, sizeof(*s->inst), RILL_MEM_RENDER);
-    bool ok = mats && meshes && s->inst && plane.id && assets_make(r, o, mats, meshes);
+    s->changed = rill_calloc_tagged(count + 2, 1, RILL_MEM_RENDER);
+    bool ok = mats && meshes && s->inst && s->changed && plane.id && assets_make(r, o, mats, meshes);
     if (!ok) {
         rill_free(mats);
         rill_free(meshes);
         return false;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        s->changed[i] = moves(o, i);
     }
     s->count = count;
     s->side = (uint32_t)ceil(sqrt((double)count));
@@ -192,6 +210,8 @@ static int measure(rill_renderer *r, scene *s, const options *o, bool gpu, bool 
         uint32_t n = listed - drop;
         s->snap.instances = s->inst + drop;
         s->snap.instance_count = n;
+        /* Marks: what moves; a shifted snapshot changes every position (no marks). */
+        s->snap.instance_changed = o->marks && !o->shift ? s->changed : NULL;
         (*f0)++;
         rill_renderer_wait_idle(r, NULL);
         if (rill_renderer_render(r, &s->snap, &err) != RILL_OK) {
@@ -244,10 +264,11 @@ static int measure(rill_renderer *r, scene *s, const options *o, bool gpu, bool 
     for (int k = 0; k < PHASES; k++) {
         printf("%s\"%s\":%.3f", k ? "," : "", phase_names[k], phase_sum[k] / n);
     }
-    printf("},\"gpu_cull_scan_ms\":%.3f,\"gpu_cull_resident\":%u,\"gpu_cull_deltas\":%u,"
-           "\"instances_occluded\":%u,\"gpu_cull_ms\":%.3f,\"gpu_occlusion_ms\":%.3f,"
-           "\"gpu_total_ms\":%.3f}\n",
-           scan_sum / n, st.gpu_cull_resident, st.gpu_cull_deltas, st.instances_occluded,
+    printf("},\"marks\":%s,\"gpu_cull_scan_ms\":%.3f,\"gpu_cull_resident\":%u,"
+           "\"gpu_cull_deltas\":%u,\"gpu_cull_unchanged\":%u,\"instances_occluded\":%u,"
+           "\"gpu_cull_ms\":%.3f,\"gpu_occlusion_ms\":%.3f,\"gpu_total_ms\":%.3f}\n",
+           o->marks ? "true" : "false", scan_sum / n, st.gpu_cull_resident, st.gpu_cull_deltas,
+           st.gpu_cull_unchanged, st.instances_occluded,
            cull_sum / n, occl_sum / n, gpu_sum / n);
     fflush(stdout);
     return 0;
@@ -267,12 +288,14 @@ static int run(uint32_t count, const options *o) {
     int rc = 1;
     uint32_t f0 = 0;
     if (scene_make(&s, r, count, o)) {
-        rc = measure(r, &s, o, false, false, &f0) || measure(r, &s, o, true, true, &f0) ||
-             measure(r, &s, o, true, false, &f0);
+        rc = ((o->paths & 1u) && measure(r, &s, o, false, false, &f0)) ||
+             ((o->paths & 2u) && measure(r, &s, o, true, true, &f0)) ||
+             ((o->paths & 4u) && measure(r, &s, o, true, false, &f0));
     } else {
         fprintf(stderr, "bench_gpu_cull: out of memory for %u instances\n", count);
     }
     rill_free(s.inst);
+    rill_free(s.changed);
     rill_renderer_destroy(r);
     return rc;
 }
@@ -281,7 +304,8 @@ static void usage(FILE *f) {
     fprintf(f, "usage: bench_gpu_cull [--counts 10000,100000,1000000] [--frames 10] [--size WxH]\n"
                "                      [--device NAME] [--zoom Z] [--moving PCT] [--workers N]\n"
                "                      [--meshes K] [--materials M] [--wall 0|1] [--shift 0|1]\n"
-               "                      [--cases static,few,moving,shift] [--help]\n");
+               "                      [--cases static,few,moving,shift]\n"
+               "                      [--paths cpu,gpu,gpu_no_occlusion] [--marks 0|1] [--help]\n");
 }
 
 /* The cases --cases names: percent moving a frame, and whether positions shift. */
@@ -313,6 +337,24 @@ static const char *case_of(const options *o) {
         }
     }
     return "custom";
+}
+
+/* The bits of a comma-separated list of paths; 0 when a name is unknown. */
+static uint32_t paths_parse(const char *list) {
+    static const char *const names[3] = {"cpu", "gpu", "gpu_no_occlusion"};
+    uint32_t bits = 0;
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ","), k = 0;
+        while (k < 3 && !(strlen(names[k]) == len && strncmp(names[k], p, len) == 0)) {
+            k++;
+        }
+        if (k == 3) {
+            return 0;
+        }
+        bits |= 1u << k;
+        p += len + (p[len] == ',');
+    }
+    return bits;
 }
 
 /* Parses the flags into o (and *counts, *workers, *case_list). False: an unknown flag or one
@@ -350,8 +392,15 @@ static bool parse_args(int argc, char **argv, options *o, const char **counts, l
             o->wall = strtoul(v, NULL, 10) != 0;
         } else if (strcmp(k, "--shift") == 0) {
             o->shift = strtoul(v, NULL, 10) != 0;
+        } else if (strcmp(k, "--marks") == 0) {
+            o->marks = strtoul(v, NULL, 10) != 0;
         } else if (strcmp(k, "--cases") == 0) {
             *case_list = v;
+        } else if (strcmp(k, "--paths") == 0) {
+            if (!(o->paths = paths_parse(v))) {
+                fprintf(stderr, "bench_gpu_cull: --paths wants cpu, gpu, gpu_no_occlusion\n");
+                return false;
+            }
         } else {
             fprintf(stderr, "bench_gpu_cull: unknown argument '%s'\n", k);
             return false;
@@ -398,7 +447,7 @@ static int run_cases(uint32_t count, const options *o, const char *list) {
 
 int main(int argc, char **argv) {
     const char *counts = "10000,100000,1000000", *case_list = NULL;
-    options o = {.frames = 10, .w = 1920, .h = 1080, .zoom = 1.0f, .materials = 8};
+    options o = {.frames = 10, .w = 1920, .h = 1080, .zoom = 1.0f, .materials = 8, .paths = 7u};
     long workers = -1;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {

@@ -111,9 +111,15 @@ typedef RILL_ARRAY(rill__gpu_cull_run) gc_runs;
  * moved; a slot found through the id map (settled by the serial pass: another position may hold
  * the same id); left to the serial pass (new id, or a new mesh, material or kind). */
 enum { ST_CPU = 0, ST_SAME, ST_MOVED, ST_FOUND, ST_SERIAL };
+/* Or'ed into ST_SAME: the position's instance was matched by its guess and its mesh's bounds are
+ * fixed (not a skin or morph target): unchanged next frame (rill_render_snapshot.instance_changed),
+ * the position is passed without reading it. */
+#define ST_STABLE 0x40u
 
 typedef struct gc_slice {
     uint32_t moved, found, serial, seen;
+    uint32_t quiet; /* passed unread (rill_render_snapshot.instance_changed) */
+    uint32_t todo;  /* positions for the serial pass (moved or unresolved), listed in todo */
 } gc_slice;
 
 /* One view of the frame (a view slot: a camera, a render texture's camera, a probe's face): what
@@ -150,6 +156,11 @@ struct rill__gpu_cull {
     RILL_ARRAY(uint8_t) state;     /* snapshot position -> ST_* (non-zero: taken here) */
     RILL_ARRAY(uint64_t) hash_of;  /* snapshot position -> its hash (ST_FOUND only) */
     RILL_ARRAY(gc_slice) slices;
+    /* Per slice (from its first position on): the positions the serial pass visits. */
+    RILL_ARRAY(uint32_t) todo;
+    /* Per chunk of GC_SLICE slots (from its first slot on): the slots not seen this frame. */
+    RILL_ARRAY(uint32_t) unseen;
+    RILL_ARRAY(uint32_t) unseen_count;
     RILL_ARRAY(gc_group) groups;
     RILL_ARRAY(uint32_t) free_groups;
     rill_map group_by_key[4];   /* by kind */
@@ -167,12 +178,18 @@ struct rill__gpu_cull {
     uint64_t res_slots;
     uint32_t deltas_last, resolved, spawned; /* for stats */
     double scan_ms;                          /* for stats */
+    uint32_t quiet;                          /* for stats */
     /* Boarding (GC_BOARD_*; tests may set them): new ids a frame takes whatever the clock says,
      * the budget of the rest (ms), and this frame's start of boarding (0: not yet). */
     uint32_t board_min;
     double board_ms;
     uint64_t board_t0;
     bool board_full;
+    /* What the last scan saw (rill_render_snapshot.instance_changed is trusted when the same):
+     * the renderer's frame counter, assets destroyed, and whether ghosts drew as normal. */
+    uint64_t scanned_frame;
+    uint32_t scanned_destroyed;
+    bool scanned_ghosts;
     /* Per slot: the first position (frame << 32 | position) that found it through the id map
      * this frame, claimed by the scan's jobs (see settle_slice). */
     _Atomic uint64_t *claim;
@@ -254,6 +271,9 @@ void rill__gpu_cull_destroy(rill_renderer *r) {
     rill_array_free(&g->pos_slot);
     rill_array_free(&g->state);
     rill_array_free(&g->slices);
+    rill_array_free(&g->todo);
+    rill_array_free(&g->unseen);
+    rill_array_free(&g->unseen_count);
     rill_array_free(&g->groups);
     rill_array_free(&g->free_groups);
     for (int k = 0; k < 4; k++) {
@@ -395,6 +415,9 @@ typedef struct scan_job {
     const rill_render_snapshot *snap;
     uint32_t guesses; /* positions with a guess from last frame */
     bool ghosts;      /* ghosts draw as normal instances (no mixed passthrough) */
+    /* The snapshot's instance_changed when it can be trusted (the last scan was of the frame
+     * before, with the same meshes, materials and passthrough), else NULL. */
+    const uint8_t *changed;
 } scan_job;
 
 /* The slot of the instance's id when it still holds the instance's mesh, material and kind, else
@@ -434,9 +457,17 @@ static void scan_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index) 
     gc_cache mc, tc;
     memset(mc.id, 0, sizeof(mc.id));
     memset(tc.id, 0, sizeof(tc.id));
-    gc_slice out = {0, 0, 0};
+    gc_slice out = {0, 0, 0, 0, 0, 0};
+    uint32_t *todo = g->todo.data + begin;
     uint32_t frame = g->frame;
+    uint32_t quiet_end = j->changed ? RILL_MIN(end, j->guesses) : begin;
     for (uint32_t i = begin; i < end; i++) {
+        if (i < quiet_end && !j->changed[i] && g->state.data[i] == (ST_SAME | ST_STABLE)) {
+            g->seen.data[g->pos_slot.data[i]] = frame; /* as it was: its slot, hash and state */
+            out.seen++;
+            out.quiet++;
+            continue;
+        }
         const rill_render_instance *in = &j->snap->instances[i];
         const mesh_slot *ms = NULL;
         const mat_slot *mt = NULL;
@@ -450,7 +481,7 @@ static void scan_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index) 
                 uint64_t h = instance_hash(in, ms);
                 g->seen.data[s] = frame;
                 out.seen++;
-                st = ST_SAME;
+                st = ms->rewritten ? ST_SAME : ST_SAME | ST_STABLE;
                 if (h != sl->hash) {
                     sl->hash = h;
                     g->moved.data[s] = frame;
@@ -469,6 +500,9 @@ static void scan_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index) 
             }
         }
         g->state.data[i] = st;
+        if (st == ST_MOVED || st == ST_SERIAL) {
+            todo[out.todo++] = i;
+        }
         if (st == ST_CPU && i < j->guesses) {
             g->pos_slot.data[i] = GC_NONE; /* see resolve */
         }
@@ -512,6 +546,7 @@ static void settle_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index
             g->moved.data[s] = frame;
             g->state.data[i] = ST_MOVED;
             out->moved++;
+            g->todo.data[begin + out->todo++] = i; /* at most one entry per position */
         }
     }
     out->found = 0;
@@ -669,11 +704,12 @@ static bool resolve(rill_renderer *r, rill__gpu_cull *g, const rill_render_insta
     return push_delta(g, s, OP_SPAWN, in, ms);
 }
 
-/* Despawns the live slots the snapshot no longer has. */
-static bool despawn_unseen(rill__gpu_cull *g) {
-    for (uint32_t s = 0; s < g->slots.len; s++) {
+/* Despawns the live slots among the n listed (slots not seen this frame). False: out of memory. */
+static bool despawn_listed(rill__gpu_cull *g, const uint32_t *list, uint32_t n) {
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t s = list[k];
         gc_slot *sl = &g->slots.data[s];
-        if (!sl->id || g->seen.data[s] == g->frame) {
+        if (!sl->id) {
             continue;
         }
         rill_map_remove(&g->by_id, sl->id);
@@ -683,6 +719,36 @@ static bool despawn_unseen(rill__gpu_cull *g) {
         }
         sl->id = 0;
         g->live--;
+    }
+    return true;
+}
+
+/* Slots [begin, end) (a rill_job_range_fn): lists the slots not seen this frame (live or free)
+ * for despawn_unseen. */
+static void unseen_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index) {
+    rill__gpu_cull *g = arg;
+    uint32_t *out = g->unseen.data + begin, n = 0, frame = g->frame;
+    for (uint32_t s = begin; s < end; s++) {
+        if (g->seen.data[s] != frame) {
+            out[n++] = s;
+        }
+    }
+    g->unseen_count.data[index] = n;
+}
+
+/* Despawns the live slots the snapshot no longer has (found over the jobs: only the slots not
+ * seen are visited here). */
+static bool despawn_unseen(rill_renderer *r, rill__gpu_cull *g) {
+    uint32_t n = g->slots.len, chunks = (n + GC_SLICE - 1u) / GC_SLICE;
+    if (!rill_array_size_for(&g->unseen, n ? n : 1u) ||
+        !rill_array_size_for(&g->unseen_count, chunks ? chunks : 1u)) {
+        return false;
+    }
+    rill_jobs_for(r->desc.jobs, n, GC_SLICE, unseen_slice, g);
+    for (uint32_t c = 0; c < chunks; c++) {
+        if (!despawn_listed(g, g->unseen.data + (size_t)c * GC_SLICE, g->unseen_count.data[c])) {
+            return false;
+        }
     }
     return true;
 }
@@ -698,11 +764,9 @@ static bool scan_serial(rill_renderer *r, rill__gpu_cull *g, const rill_render_s
     for (uint32_t t = 0; t < nslices; t++) {
         const gc_slice *sc = &g->slices.data[t];
         seen += sc->seen;
-        if (!sc->moved && !sc->serial) {
-            continue;
-        }
-        uint32_t end = RILL_MIN((t + 1u) * GC_SLICE, snap->instance_count);
-        for (uint32_t i = t * GC_SLICE; i < end; i++) {
+        const uint32_t *todo = g->todo.data + (size_t)t * GC_SLICE;
+        for (uint32_t k = 0; k < sc->todo; k++) {
+            uint32_t i = todo[k];
             uint8_t st = g->state.data[i];
             const rill_render_instance *in = &snap->instances[i];
             if (st == ST_MOVED) {
@@ -728,7 +792,7 @@ static bool scan_serial(rill_renderer *r, rill__gpu_cull *g, const rill_render_s
             return false;
         }
     }
-    if (seen != g->live && !despawn_unseen(g)) {
+    if (seen != g->live && !despawn_unseen(r, g)) {
         return false;
     }
     /* This frame's moves settle next frame. */
@@ -915,6 +979,7 @@ const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool 
     uint32_t nslices = (n + GC_SLICE - 1u) / GC_SLICE;
     uint32_t guesses = g->pos_slot.len;
     if (!claims_size(g) || !rill_array_reserve(&g->state, n ? n : 1u) ||
+        !rill_array_size_for(&g->todo, n ? n : 1u) ||
         !rill_array_reserve(&g->pos_slot, n ? n : 1u) ||
         !rill_array_size_for(&g->hash_of, n ? n : 1u) ||
         !rill_array_size_for(&g->slices, nslices ? nslices : 1u)) {
@@ -930,11 +995,19 @@ const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool 
     g->frame++;
     g->deltas.len = 0;
     g->moved_now.len = 0;
-    scan_job j = {r, g, snap, RILL_MIN(guesses, n), ghosts_plain(vs)};
+    bool ghosts = ghosts_plain(vs);
+    bool trusted = g->scanned_frame + 1u == r->frame_counter &&
+                   g->scanned_destroyed == r->assets_destroyed && g->scanned_ghosts == ghosts;
+    scan_job j = {r, g, snap, RILL_MIN(guesses, n), ghosts, trusted ? snap->instance_changed : NULL};
+    g->scanned_frame = r->frame_counter;
+    g->scanned_destroyed = r->assets_destroyed;
+    g->scanned_ghosts = ghosts;
     rill_jobs_for(r->desc.jobs, n, GC_SLICE, scan_slice, &j);
     uint32_t found = 0;
+    g->quiet = 0;
     for (uint32_t t = 0; t < nslices; t++) {
         found += g->slices.data[t].found;
+        g->quiet += g->slices.data[t].quiet;
     }
     if (found) {
         rill_jobs_for(r->desc.jobs, n, GC_SLICE, settle_slice, &j);
@@ -1302,6 +1375,7 @@ void rill__gpu_cull_view_info(const rill_renderer *r, uint32_t view, rill__gpu_c
     out->resolved = g->resolved;
     out->spawned = g->spawned;
     out->scan_ms = g->scan_ms;
+    out->quiet = g->quiet;
     out->runs_mat = g->runs_mat.len;
     out->runs_shape = g->runs_shape.len;
     out->runs_geo = g->runs_geo.len;

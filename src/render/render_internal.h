@@ -486,6 +486,9 @@ struct rill_renderer {
     uint32_t history_new_left;       /* ids the history may still take in this frame */
     uint32_t history_lookups;        /* this frame's serial map lookups (history_slot_lookup) */
     uint64_t frame_counter;
+    /* Meshes and materials destroyed so far: a snapshot's "unchanged" instances may name one gone
+     * since the last frame (GPU culling then reads every instance again). */
+    uint32_t assets_destroyed;
     /* stats */
     double cpu_record_ms, cpu_wait_ms;
     double cpu_phase_ms[RILL__CPU_PHASES]; /* last frame, by rill__cpu_phase */

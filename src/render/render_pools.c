@@ -556,6 +556,7 @@ void rill_render_mesh_destroy(rill_renderer *r, rill_mesh mesh) {
     if (i < 0) {
         return;
     }
+    r->assets_destroyed++;
     mesh_slot *m = &r->meshes[i];
     if (m->block) {
         /* its edges follow its triangles in the block's index buffer */
@@ -1235,6 +1236,7 @@ void rill_render_material_destroy(rill_renderer *r, rill_material mat) {
     if (i < 0) {
         return;
     }
+    r->assets_destroyed++;
     rill__buf_destroy(r->gpu, r->materials[i].ubo);
     rill__dset_destroy(r->gpu, r->materials[i].set);
     memset(&r->materials[i], 0, sizeof(mat_slot));

@@ -510,6 +510,7 @@ void rill__renderer_fill_stats(const rill_renderer *r, rill_render_stats *out) {
     out->gpu_cull_spawned = gc.active ? gc.spawned : 0u;
     out->gpu_cull_scan_ms = gc.active ? gc.scan_ms : 0.0;
     out->gpu_cull_deltas = gc.active ? gc.deltas : 0u;
+    out->gpu_cull_unchanged = gc.active ? gc.quiet : 0u;
     out->draw_calls = r->draw_calls;
     out->wire_edge_draws = r->edge_draws;
     out->wire_fill_draws = r->fill_wire_draws;

@@ -258,6 +258,13 @@ typedef struct rill_render_snapshot {
     rill_render_view view;
     const rill_render_instance *instances;
     uint32_t instance_count;
+    /* Optional (NULL: any instance may have changed): per instance, 0 when it is byte for byte
+     * the instance at the same position of the previous snapshot this renderer drew, non-zero
+     * when it may differ (another id, mesh, material, matrix, mode, fade or ranges, or a position
+     * the previous snapshot did not have). GPU culling (docs/renderer.md, "GPU-driven culling")
+     * passes the unchanged ones without reading them, so a mostly static world costs it a few
+     * bytes per instance a frame. A 0 for an instance that did change keeps it drawn as it was. */
+    const uint8_t *instance_changed;
     const rill_render_range *ranges; /* what instances' range_first / range_count index */
     uint32_t range_count;
     bool has_sun;

@@ -51,6 +51,9 @@ typedef struct rill_render_stats {
      * moved, settled and despawned instances). 0 without. */
     double gpu_cull_scan_ms;
     uint32_t gpu_cull_deltas;
+    /* GPU culling: the instances the last scan passed without reading them, marked unchanged by
+     * rill_render_snapshot.instance_changed. */
+    uint32_t gpu_cull_unchanged;
     uint32_t light_cluster_refs;  /* (cluster, light) pairs in the last frame's light grid */
     uint32_t validation_messages; /* validation warnings + errors since creation */
     uint64_t uploaded_bytes_last_frame;
