@@ -129,7 +129,8 @@ static bool scene_make(scene *s, rill_renderer *r, uint32_t count, const options
     rill_mesh *meshes = rill_calloc_tagged(nm, sizeof(*meshes), RILL_MEM_RENDER);
     s->inst = rill_calloc_tagged(count + 2, sizeof(*s->inst), RILL_MEM_RENDER);
     s->changed = rill_calloc_tagged(count + 2, 1, RILL_MEM_RENDER);
-    bool ok = mats && meshes && s->inst && s->changed && plane.id && assets_make(r, o, mats, meshes);
+    bool ok =
+        mats && meshes && s->inst && s->changed && plane.id && assets_make(r, o, mats, meshes);
     if (!ok) {
         rill_free(mats);
         rill_free(meshes);
@@ -254,7 +255,8 @@ static int measure(rill_renderer *r, scene *s, const options *o, bool gpu, bool 
            "u,\"warmup_frames\":%u,\"workers\":%u,\"device\":\"%s\","
            "\"draw_calls\":%u,\"cpu_visible\":%u,\"cpu_record_ms\":{\"mean\":%.3f,\"min\":%.3f,"
            "\"max\":%.3f},\"cpu_phase_ms\":{",
-           o->case_name, !gpu ? "cpu"
+           o->case_name,
+           !gpu        ? "cpu"
            : occlusion ? "gpu"
                        : "gpu_no_occlusion",
            o->wall ? "true" : "false", o->shift ? "true" : "false", s->count,
@@ -268,8 +270,7 @@ static int measure(rill_renderer *r, scene *s, const options *o, bool gpu, bool 
            "\"gpu_cull_deltas\":%u,\"gpu_cull_unchanged\":%u,\"instances_occluded\":%u,"
            "\"gpu_cull_ms\":%.3f,\"gpu_occlusion_ms\":%.3f,\"gpu_total_ms\":%.3f}\n",
            o->marks ? "true" : "false", scan_sum / n, st.gpu_cull_resident, st.gpu_cull_deltas,
-           st.gpu_cull_unchanged, st.instances_occluded,
-           cull_sum / n, occl_sum / n, gpu_sum / n);
+           st.gpu_cull_unchanged, st.instances_occluded, cull_sum / n, occl_sum / n, gpu_sum / n);
     fflush(stdout);
     return 0;
 }
@@ -465,8 +466,9 @@ int main(int argc, char **argv) {
     if (!(o.zoom >= 1.0f && o.zoom <= 1000.0f) || !(o.moving >= 0.0f && o.moving <= 100.0f) ||
         workers < -1 || workers > 256 || o.meshes > 20000 || o.materials < 1 ||
         o.materials > 20000 || !o.w || !o.h) {
-        fprintf(stderr, "bench_gpu_cull: --zoom in [1, 1000], --moving in [0, 100], --workers in "
-                        "[0, 256], --meshes in [0, 20000], --materials in [1, 20000], --size not 0\n");
+        fprintf(stderr,
+                "bench_gpu_cull: --zoom in [1, 1000], --moving in [0, 100], --workers in "
+                "[0, 256], --meshes in [0, 20000], --materials in [1, 20000], --size not 0\n");
         return 2;
     }
     if (case_list && !cases_valid(case_list)) {

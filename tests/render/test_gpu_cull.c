@@ -641,9 +641,9 @@ static void test_shift_resolves_only_new(void **state) {
 }
 
 /* More new instances than the table takes in a frame (boarding set to 8192 a frame, no time
- * budget): the first frame takes 8192 and the CPU path draws the rest, the next frames take the others, growing the
- * resident buffer (a copy of the old one, not every slot spawned again: the deltas are only the
- * new ones); every frame's picture is the CPU path's. */
+ * budget): the first frame takes 8192 and the CPU path draws the rest, the next frames take the
+ * others, growing the resident buffer (a copy of the old one, not every slot spawned again: the
+ * deltas are only the new ones); every frame's picture is the CPU path's. */
 #define BOOT_N 20000u
 /* BOOT_N small cubes in a grid facing the camera, for a's renderer in ia and b's in ib. */
 static void boot_grid(const side *a, const side *b, rill_render_instance *ia,
