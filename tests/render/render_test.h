@@ -112,6 +112,17 @@ static inline void render_test_log_sink(rill_log_level level, const char *module
     snprintf(render_test_logged + n, sizeof(render_test_logged) - n, "%s\n", msg);
 }
 
+/* Starts capturing (render_test_logged emptied); stops it and prints what was captured. */
+static inline void render_test_log_begin(void) {
+    render_test_logged[0] = 0;
+    rill_log_set_sink(render_test_log_sink, NULL);
+}
+
+static inline void render_test_log_end(void) {
+    rill_log_set_sink(NULL, NULL);
+    printf("%s", render_test_logged);
+}
+
 /* How many times needle stands in hay. */
 static inline int render_test_count_of(const char *hay, const char *needle) {
     int n = 0;

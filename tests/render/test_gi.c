@@ -117,12 +117,10 @@ static void test_gi_hostile_settings(void **state) {
                                          .specular_intensity = -3.0f,
                                          .debug = (rill_gi_debug)9};
     use_gi(&b, &g);
-    render_test_logged[0] = 0;
-    rill_log_set_sink(render_test_log_sink, NULL);
+    render_test_log_begin();
     static uint8_t px[W * H * 4];
     box_render(&b, 3, px);
-    rill_log_set_sink(NULL, NULL);
-    print_message("%s", render_test_logged);
+    render_test_log_end();
     assert_int_equal(render_test_count_of(render_test_logged, "GlobalIllumination of entity"), 4);
     assert_non_null(strstr(render_test_logged, "quality = 77"));
     assert_non_null(strstr(render_test_logged, "intensity = nan"));
@@ -134,11 +132,9 @@ static void test_gi_hostile_settings(void **state) {
         .intensity = 1e9f, .radius = INFINITY, .directions = 0, .steps = 4000, .temporal = true};
     rill_render_routed_settings rs2 = {"ScreenSpaceGi", &ss, sizeof(ss), 0};
     b.snap.view.settings = &rs2;
-    render_test_logged[0] = 0;
-    rill_log_set_sink(render_test_log_sink, NULL);
+    render_test_log_begin();
     box_render(&b, 2, px);
-    rill_log_set_sink(NULL, NULL);
-    print_message("%s", render_test_logged);
+    render_test_log_end();
     assert_int_equal(render_test_count_of(render_test_logged, "ScreenSpaceGi of entity"), 4);
     assert_non_null(strstr(render_test_logged, "radius = inf"));
     assert_non_null(strstr(render_test_logged, "directions = 0 is out of range; using 1"));
@@ -199,8 +195,7 @@ static void test_gi_world_yields_to_camera(void **state) {
     assert_int_equal(rill_render_extract(w, &comps, &buf, &s, &err), RILL_OK);
     b.snap.view.settings = s.view.settings;
     b.snap.view.settings_count = s.view.settings_count;
-    render_test_logged[0] = 0;
-    rill_log_set_sink(render_test_log_sink, NULL);
+    render_test_log_begin();
     box_render(&b, 3, NULL);
     rill_log_set_sink(NULL, NULL);
     assert_true(has_pass(&b, "ssgi")); /* the camera's ScreenSpaceGi runs */

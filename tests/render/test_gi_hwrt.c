@@ -54,11 +54,9 @@ static void test_hwrt_tier(void **state) {
     box_open(&b, RILL_RENDER_QUALITY_HIGH);
     static uint8_t off[W * H * 4], px[W * H * 4];
     box_render(&b, 3, off);
-    render_test_logged[0] = 0;
-    rill_log_set_sink(render_test_log_sink, NULL);
+    render_test_log_begin();
     rill_render_stats st = render_tier(&b, RILL_GI_HWRT, 10, px);
-    rill_log_set_sink(NULL, NULL);
-    print_message("%s", render_test_logged);
+    render_test_log_end();
     if (st.gi_hwrt_why[0]) {
         check_fallback(&b, &st, px);
     } else { /* a device with ray queries: the tier itself */

@@ -147,16 +147,14 @@ static void test_voxel_gi_hwrt_and_hostile(void **state) {
     box_scene b;
     rill_render_global_illumination g;
     box_open_gi(&b, &g, RILL_GI_HWRT);
-    render_test_logged[0] = 0;
-    rill_log_set_sink(render_test_log_sink, NULL);
+    render_test_log_begin();
     box_render(&b, 3, NULL);
     assert_true(has_pass(&b, "vxgi_trace"));
     g.quality = RILL_GI_SDF_LOW;
     g.intensity = INFINITY;
     g.specular_intensity = NAN;
     box_render(&b, 2, NULL);
-    rill_log_set_sink(NULL, NULL);
-    print_message("%s", render_test_logged);
+    render_test_log_end();
     const char *at = strstr(render_test_logged, "quality Hwrt");
     assert_non_null(at);
     assert_null(strstr(at + 1, "quality Hwrt"));

@@ -150,8 +150,7 @@ static void test_hostile_clamp(void **state) {
             w->wind_direction[0] = w->wind_direction[1] = 0.0f;
             w->cascades = 1000;
             w->depth_color[1] = 7.0f;
-            render_test_logged[0] = 0;
-            rill_log_set_sink(render_test_log_sink, NULL);
+            render_test_log_begin();
         }
         render(f, r, 2, k ? "hostile" : "hostile_clamped");
         rill_log_set_sink(NULL, NULL);

@@ -207,20 +207,35 @@ static void test_extract(void **state) {
     rill_world_destroy(w);
 }
 
+/* A Medium tier renderer (where screen-space reflections run) with a cube and a white material. */
+static rill_renderer *medium_renderer(rill_mesh *cube, rill_material *white) {
+    rill_renderer *r = make_renderer(RILL_RENDER_QUALITY_MEDIUM);
+    assert_non_null(r);
+    rill_error err = {0};
+    *cube = rill_render_mesh_cube(r, &err);
+    *white = render_test_material(r, (rill_material_desc){.base_color = {1, 1, 1, 1}});
+    return r;
+}
+
+/* The view's ScreenSpaceReflections (the defaults). */
+static rill_render_ssr ssr;
+static rill_render_routed_settings ssr_route = {"ScreenSpaceReflections", &ssr, sizeof(ssr), 0};
+static void use_ssr(fixture *f) {
+    ssr = rill_render_ssr_query_defaults();
+    f->snap.view.settings = &ssr_route;
+    f->snap.view.settings_count = 1;
+}
+
 /* Screen-space reflections on pool water (Medium tier, the view's ScreenSpaceReflections), as on
  * the ocean: a red wall standing just behind the pool shows in the water in front of it, which
  * without them reflects only the sky. Calm water (no waves) for a clear mirror image. */
 static void test_reflects_the_scene(void **state) {
     fixture *f = *state;
-    rill_renderer *r = make_renderer(RILL_RENDER_QUALITY_MEDIUM);
-    assert_non_null(r);
-    rill_error err = {0};
-    rill_mesh cube = rill_render_mesh_cube(r, &err);
-    rill_material white = render_test_material(r, (rill_material_desc){.base_color = {1, 1, 1, 1}});
+    rill_mesh cube;
+    rill_material white;
+    rill_renderer *r = medium_renderer(&cube, &white);
     rill_material red = render_test_material(
         r, (rill_material_desc){.base_color = {1, 0, 0, 1}, .emissive = {2, 0, 0}, .roughness = 1});
-    rill_render_ssr ssr = rill_render_ssr_query_defaults();
-    rill_render_routed_settings rs = {"ScreenSpaceReflections", &ssr, sizeof(ssr), 0};
     rill_render_instance inst[2];
     double red_water[2];
     for (int i = 0; i < 2; i++) {
@@ -234,8 +249,7 @@ static void test_reflects_the_scene(void **state) {
         f->snap.instances = inst;
         f->snap.instance_count = 2;
         if (i) {
-            f->snap.view.settings = &rs;
-            f->snap.view.settings_count = 1;
+            use_ssr(f);
         }
         render(f, r, 3, i ? "pool_ssr_on" : "pool_ssr_off");
         red_water[i] = redness(f->px, H / 2 - 2, H / 2 + 10); /* the water before the wall */
@@ -252,17 +266,12 @@ static void test_reflects_the_scene(void **state) {
  * rendered when each water made its own copy. */
 static void test_pool_and_sea_share_one_copy(void **state) {
     fixture *f = *state;
-    rill_renderer *r = make_renderer(RILL_RENDER_QUALITY_MEDIUM);
-    assert_non_null(r);
-    rill_error err = {0};
-    rill_mesh cube = rill_render_mesh_cube(r, &err);
-    rill_material white = render_test_material(r, (rill_material_desc){.base_color = {1, 1, 1, 1}});
-    rill_render_ssr ssr = rill_render_ssr_query_defaults();
-    rill_render_routed_settings rs = {"ScreenSpaceReflections", &ssr, sizeof(ssr), 0};
+    rill_mesh cube;
+    rill_material white;
+    rill_renderer *r = medium_renderer(&cube, &white);
     look(f, (float[3]){0, 8, 14}, (float[3]){0, 0, 0}, 0.8f, 500.0f);
     sky_light(f, 3.0f, 0.3f, 0.5f, (float[3]){0.6f, 0.7f, 0.9f});
-    f->snap.view.settings = &rs;
-    f->snap.view.settings_count = 1;
+    use_ssr(f);
     place_box(&f->floor, 1, cube, white, (float[3]){-5, -1, -5}, (float[3]){5, 1, 5});
     f->snap.instances = &f->floor;
     f->snap.instance_count = 1;
