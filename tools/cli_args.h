@@ -75,10 +75,10 @@ static inline int rill_cli_enum(const char *s, const char *const *names) {
     return -1;
 }
 
-/* Prints "rill CMD: bad OPTION 'VALUE' (one of a, b, c)" for an enum flag. */
-static inline void rill_cli_bad_enum(const char *cmd, const char *opt, const char *value,
+/* Prints "WHO: bad OPTION 'VALUE' (one of a, b, c)" for an enum flag (WHO: "rill render"). */
+static inline void rill_cli_bad_enum(const char *who, const char *opt, const char *value,
                                      const char *const *names) {
-    fprintf(stderr, "rill %s: bad %s '%s' (one of", cmd, opt, value);
+    fprintf(stderr, "%s: bad %s '%s' (one of", who, opt, value);
     for (int i = 0; names[i]; i++) {
         fprintf(stderr, "%s %s", i ? "," : "", names[i]);
     }

@@ -89,7 +89,7 @@ static int take_value(const rill_cli_parser *p, const rill_cli_opt *o, const cha
     case RILL_CLI_OPT_ENUM: {
         int k = rill_cli_enum(v, o->names);
         if (k < 0) {
-            rill_cli_bad_enum(p->cmd, o->name, v, o->names);
+            rill_cli_bad_enum(rill_cli_who(p->cmd), o->name, v, o->names);
             return 2;
         }
         *(int *)o->out = o->values ? o->values[k] : k;
@@ -101,12 +101,13 @@ static int take_value(const rill_cli_parser *p, const rill_cli_opt *o, const cha
         float op = 1.0f;
         rill_error perr = {0};
         if (!rill_channels_parse_assignment(v, &ch, &mode, &op, &perr)) {
-            fprintf(stderr, "rill %s: bad %s: %s\n", p->cmd, o->name, perr.msg);
+            fprintf(stderr, "%s: bad %s: %s\n", rill_cli_who(p->cmd), o->name, perr.msg);
             return 2;
         }
         uint32_t *count = o->out2;
         if (*count >= (uint32_t)o->max) {
-            fprintf(stderr, "rill %s: at most %u %s options\n", p->cmd, (uint32_t)o->max, o->name);
+            fprintf(stderr, "%s: at most %u %s options\n", rill_cli_who(p->cmd), (uint32_t)o->max,
+                    o->name);
             return 2;
         }
         ((const char **)o->out)[(*count)++] = v;
@@ -122,7 +123,7 @@ static int take_value(const rill_cli_parser *p, const rill_cli_opt *o, const cha
         } else { /* counts say their range */
             snprintf(want, sizeof want, "a count in [%.0f, %.0f]", o->min, o->max);
         }
-        fprintf(stderr, "rill %s: bad %s '%s' (want %s)\n", p->cmd, o->name, v, want);
+        fprintf(stderr, "%s: bad %s '%s' (want %s)\n", rill_cli_who(p->cmd), o->name, v, want);
         return 2;
     }
     if (o->given) {
@@ -131,8 +132,23 @@ static int take_value(const rill_cli_parser *p, const rill_cli_opt *o, const cha
     return 0;
 }
 
+static const char *cli_program; /* NULL: messages say "rill CMD" */
+
+void rill_cli_set_program(const char *name) {
+    cli_program = name;
+}
+
+const char *rill_cli_who(const char *cmd) {
+    static char who[128];
+    if (cli_program) {
+        return cli_program;
+    }
+    snprintf(who, sizeof who, "rill %s", cmd ? cmd : "");
+    return who;
+}
+
 static int unexpected(const rill_cli_parser *p, const char *a) {
-    fprintf(stderr, "rill %s: unexpected argument '%s'\n", p->cmd, a);
+    fprintf(stderr, "%s: unexpected argument '%s'\n", rill_cli_who(p->cmd), a);
     p->usage(stderr);
     return 2;
 }
@@ -162,7 +178,7 @@ int rill_cli_parse(const rill_cli_parser *p, int argc, char **argv) {
         }
         if (o->kind != RILL_CLI_OPT_FLAG) {
             if (!v) {
-                fprintf(stderr, "rill %s: %s needs a value\n", p->cmd, a);
+                fprintf(stderr, "%s: %s needs a value\n", rill_cli_who(p->cmd), a);
                 return 2;
             }
             i++;

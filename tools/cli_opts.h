@@ -64,6 +64,12 @@ extern const int rill_cli_quality_values[];
  * "High". */
 const char *rill_cli_quality_name(int quality);
 
+/* What a command's messages start with: "rill CMD", or, once rill_cli_set_program(NAME) was
+ * called (a game: a copy of rill with a pack appended), NAME, so a player reads the game's name
+ * and not "rill run". The string lives until the next call. */
+void rill_cli_set_program(const char *name);
+const char *rill_cli_who(const char *cmd);
+
 /* Parses argv[1..argc): 0 to go on, -1 after --help (exit 0), 2 on a usage error (printed). */
 int rill_cli_parse(const rill_cli_parser *p, int argc, char **argv);
 

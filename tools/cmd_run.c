@@ -1101,7 +1101,8 @@ int rill_cmd_run(int argc, char **argv) {
         return 2;
     }
     if (fullscreen && windowed) {
-        fprintf(stderr, "rill run: --fullscreen and --window contradict each other\n");
+        fprintf(stderr, "%s: --fullscreen and --window contradict each other\n",
+                rill_cli_who("run"));
         return 2;
     }
     if (fullscreen || windowed) {
@@ -1112,7 +1113,8 @@ int rill_cmd_run(int argc, char **argv) {
         return 2;
     }
     if (o.headless && !o.frames) {
-        fprintf(stderr, "rill run: --headless needs --frames N (there is no window to close)\n");
+        fprintf(stderr, "%s: --headless needs --frames N (there is no window to close)\n",
+                rill_cli_who("run"));
         return 2;
     }
     if (o.press && (!o.press[0] || strspn(o.press, "1234") != strlen(o.press))) {
@@ -1133,7 +1135,7 @@ int rill_cmd_run(int argc, char **argv) {
     }
     char why[1024];
     if (o.screenshot && !rill_cli_writable(o.screenshot, why, sizeof(why))) {
-        fprintf(stderr, "rill run: cannot write --screenshot: %s\n", why);
+        fprintf(stderr, "%s: cannot write --screenshot: %s\n", rill_cli_who("run"), why);
         return 1;
     }
     rill_error err = {0};

@@ -3,6 +3,7 @@
  * holds the log sink the subcommands share, and the shipped game: a copy of rill carrying a pack
  * takes a player's options only (>>shipped game).
  */
+#include "cli_opts.h"
 #include "cmds.h"
 #include "demo.h"
 
@@ -365,6 +366,7 @@ static int play_appended_pack(int argc, char **argv) {
     char run_name[] = "run";
     argv[0] = run_name;
     rill_cli_progress_start(exe); /* its slow steps are named as the game's */
+    rill_cli_set_program(exe);    /* and its refusals of a player's options */
     return rill_cmd_run(argc, argv);
 }
 

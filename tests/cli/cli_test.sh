@@ -570,9 +570,14 @@ game_shipped)
     game 2 --frames
     expect_err "game: --frames needs a value"
     game 2 --frames 0
-    expect_err "bad --frames '0'"
+    expect_err "^game: bad --frames '0'"
+    game 2 --quality ultra
+    expect_err "^game: bad --quality 'ultra' (one of low, medium, high)"
     game 2 --fullscreen --window
-    expect_err "contradict"
+    expect_err "^game: --fullscreen and --window contradict"
+    game 2 --headless
+    expect_err "^game: --headless needs --frames N"
+    grep -q "rill run" err.txt && fail "a player is told about rill run"
     # The options go through to the viewer, which says there is no display here.
     (env -u DISPLAY -u WAYLAND_DISPLAY ./game --size 64x48 --frames 2 --quality low \
         >out.txt 2>err.txt) && fail "no display, yet the game ran"
