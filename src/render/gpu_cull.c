@@ -1267,8 +1267,12 @@ static rill_result cull_view(rill_renderer *r, rill__cmd *cmd, rill__gpu_cull *g
     pp->info2[0] = nruns;
     pp->info2[2] = v->nlists;
     pp->info2[3] = (occl ? 1u : 0u) | (v->occl_reset ? 2u : 0u);
-    rill__cmd_timestamp_begin(cmd, "gpu cull");
-    rill__cmd_label_begin(cmd, "gpu cull");
+    /* Timed per view, named as the graph names a view's passes ("opaque.1"). */
+    static const char *const names[RILL_RENDER_MAX_VIEWS] = {
+        "gpu cull",   "gpu cull.1", "gpu cull.2", "gpu cull.3",
+        "gpu cull.4", "gpu cull.5", "gpu cull.6", "gpu cull.7"};
+    rill__cmd_timestamp_begin(cmd, names[vs->index]);
+    rill__cmd_label_begin(cmd, names[vs->index]);
     rill__cmd_bind_pipe(cmd, r->pipes[RILL__PIPE_GPU_CULL]);
     uint64_t count_at = ((uint64_t)fslot * RILL_RENDER_MAX_VIEWS + vs->index) * COUNT_STRIDE;
     rill__binding b[11] = {g->deltas_set,

@@ -204,8 +204,13 @@ rill_result rill__gc_occl_record(rill_renderer *r, rill__gc_occl *o, rill__cmd *
     p->pyramid[0] = hd->width;
     p->pyramid[1] = hd->height;
     p->pyramid[2] = o->levels;
-    rill__cmd_label_begin(cmd, "gpu occlusion");
-    rill__cmd_timestamp_begin(cmd, "gpu occlusion");
+    /* Timed per view, named as the graph names a view's passes ("opaque.1"). */
+    static const char *const names[RILL_RENDER_MAX_VIEWS] = {
+        "gpu occlusion",   "gpu occlusion.1", "gpu occlusion.2", "gpu occlusion.3",
+        "gpu occlusion.4", "gpu occlusion.5", "gpu occlusion.6", "gpu occlusion.7"};
+    const char *name = names[vs->index < RILL_RENDER_MAX_VIEWS ? vs->index : 0u];
+    rill__cmd_label_begin(cmd, name);
+    rill__cmd_timestamp_begin(cmd, name);
     rill__cmd_compute_barrier(cmd); /* the cull's flags and commands, written before the graph */
     img_barrier(cmd, depth, RILL_RG_USAGE_DEPTH_WRITE, RILL_RG_USAGE_SAMPLED_COMPUTE);
     build_pyramid(r, o, cmd, depth);
