@@ -6,7 +6,8 @@
  * level a cell covers whole texels of its own down to one texel and the sampler, kept half a texel
  * inside the cell, never reads a neighbour. A map is copied in once, the frame its texture is
  * ready (decal_atlas.comp: each level sampled from the texture's own chain, colour maps
- * sRGB-encoded), and its texture is freed the next frame; a cell is only written again when the
+ * sRGB-encoded), and its texture is freed the frame after the copy was recorded (a frame that
+ * queued it but did not record it queues it again); a cell is only written again when the
  * map it held has been dropped (least recently used, never one a decal used this frame). When no
  * cell is free and nothing can be dropped, the map is warned about once, naming it, its size and
  * the atlas, and its decals draw without it. */
@@ -123,15 +124,19 @@ uint32_t rill__post_decal_atlas_code(rill_renderer *r, rill__post_decal_map *m, 
     if (!m || m->failed) {
         return 0;
     }
-    if (!m->placed) {
-        rill__img *img = m->tex.id ? rill__texture_img(r, m->tex) : NULL;
-        if (!img || !rill__img_ready(img) || !atlas_ready(r) || copies->n == POST_MAX_DECAL_MAPS ||
-            !place(r, m, img, entity)) {
+    rill__img *img = m->tex.id ? rill__texture_img(r, m->tex) : NULL;
+    bool ready = img && rill__img_ready(img) && copies->n < POST_MAX_DECAL_MAPS;
+    if (!m->placed && (!ready || !atlas_ready(r) || !place(r, m, img, entity))) {
+        return 0;
+    }
+    /* queued once; again only when the frame that queued it did not record it */
+    if (!m->copied && m->queued != r->frame_counter) {
+        if (!ready) {
             return 0;
         }
         copies->c[copies->n++] =
-            (rill__post_decal_copy){img, m->layer, m->x, m->y, m->log2_size, m->srgb};
-        m->copied = r->frame_counter;
+            (rill__post_decal_copy){m, img, m->layer, m->x, m->y, m->log2_size, m->srgb};
+        m->queued = r->frame_counter;
     }
     uint32_t unit = POST_DECAL_CELL_MIN;
     return 1u << 31 | m->layer << 16 | m->log2_size << 12 | (m->y / unit) << 6 | m->x / unit;
@@ -145,6 +150,7 @@ static void exec_copies(rill_rg_ctx *ctx, void *user) {
     rill__cmd_bind_pipe(ctx->cmd, r->post->pipes[POST_PIPE_DECAL_ATLAS]);
     for (uint32_t i = 0; i < cs->n; i++) {
         const rill__post_decal_copy *c = &cs->c[i];
+        c->map->copied = r->frame_counter;
         const rill__img_desc *sd = rill__img_get_desc(c->src);
         float src_lg = log2f((float)(sd->width > sd->height ? sd->width : sd->height));
         for (uint32_t level = 0; level <= c->log2_size; level++) {
@@ -219,7 +225,7 @@ rill__img *rill__post_decal_atlas_img(const rill_renderer *r) {
 void rill__post_decal_atlas_trim(rill_renderer *r) {
     for (uint32_t i = 0; i < POST_MAX_DECAL_MAPS; i++) {
         rill__post_decal_map *m = &r->post->maps[i];
-        if (m->tex.id && m->placed && m->copied && m->copied < r->frame_counter) {
+        if (m->tex.id && m->copied && m->copied < r->frame_counter) {
             rill_render_texture_destroy(r, m->tex);
             m->tex = (rill_texture){0};
         }

@@ -59,11 +59,12 @@ typedef struct rill__post_run {
 typedef struct rill__post_decal_map {
     const char *path;
     bool srgb;
-    bool failed;      /* could not be read (warned once) */
-    bool placed;      /* has a cell in the atlas */
-    bool warned_full; /* the atlas had no room for it (warned once) */
-    rill_texture tex; /* the image as read, until its copy has been recorded */
-    uint64_t copied;  /* the frame its copy into the atlas was recorded (0: none yet) */
+    bool failed;                     /* could not be read (warned once) */
+    bool placed;                     /* has a cell in the atlas */
+    bool warned_full;                /* the atlas had no room for it (warned once) */
+    rill_texture tex;                /* the image as read, until its copy has been recorded */
+    uint64_t queued;                 /* the frame its copy into the atlas was queued */
+    uint64_t copied;                 /* the frame that copy was recorded (0: none yet) */
     uint32_t layer, x, y, log2_size; /* its cell (texels) */
     uint64_t last_used;
 } rill__post_decal_map;
@@ -151,6 +152,7 @@ void rill__post_decal_map_drop(rill_renderer *r, rill__post_decal_map *m);
 
 /* One map's copy into its atlas cell, and a camera's copies of a frame. */
 typedef struct rill__post_decal_copy {
+    rill__post_decal_map *map; /* its entry (marked copied when recorded) */
     rill__img *src;
     uint32_t layer, x, y, log2_size;
     bool srgb;
