@@ -150,6 +150,7 @@ typedef struct rill__gpu_cull_stats {
     bool occluding;       /* this frame's view culls by occlusion (gpu_occlusion.c) */
     bool occlusion_reset; /* ... forgetting last frame's results (first frame, a camera cut) */
     uint32_t views;       /* views of this frame that culled the table (each its own lists) */
+    uint32_t view_slots;  /* view slots holding buffers (given back after 8 frames unused) */
 } rill__gpu_cull_stats;
 const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool on,
                                    rill_error *err);

@@ -43,6 +43,9 @@
 #define GC_SLICE 4096u    /* snapshot positions per scan job */
 #define GC_NONE UINT32_MAX
 #define COUNT_STRIDE 256u /* bytes per frame slot of the counts (storage offset alignment) */
+/* Frames a view slot keeps its buffers and depth pyramid without culling (a split screen closed,
+ * a probe's capture done): then they are given back. */
+#define GC_VIEW_IDLE 8u
 /* New instances the table takes per frame: a time budget. A spawn is serial (a map insert, a
  * group, a delta of 96 bytes to upload): the boot frame of a city of 36 k instances cost 17 ms of
  * cull on the H200 with them all at once. A frame takes GC_BOARD_MIN new ids, then more while its
@@ -938,6 +941,20 @@ static void read_counts(rill_renderer *r, rill__gpu_cull *g) {
     }
 }
 
+/* Gives back the buffers and depth pyramid of the view slots idle for GC_VIEW_IDLE frames (their
+ * frames in flight are long done; a view coming back starts with no occlusion history, as it
+ * would anyway after a frame away). */
+static void release_idle_views(rill_renderer *r, rill__gpu_cull *g) {
+    for (uint32_t v = 0; v < RILL_RENDER_MAX_VIEWS; v++) {
+        gc_view *gv = &g->views[v];
+        if (gv->culled && g->frame >= gv->culled + GC_VIEW_IDLE) {
+            gc_free_view(r, gv);
+            rill__gc_occl_destroy(r, gv->occl);
+            gv->occl = NULL;
+        }
+    }
+}
+
 /* Whether ghosts draw as normal instances in every view of the frame (none has mixed
  * passthrough): the views share what the table takes. */
 static bool ghosts_plain(const rill__view *vs) {
@@ -973,6 +990,7 @@ const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool 
     g->active = false; /* until this frame's scan succeeds */
     g->views_culled = 0;
     read_counts(r, g);
+    release_idle_views(r, g);
     uint64_t t0 = rill_time_ns();
     const rill_render_snapshot *snap = vs->snap;
     uint32_t n = snap->instance_count;
@@ -1387,6 +1405,9 @@ void rill__gpu_cull_view_info(const rill_renderer *r, uint32_t view, rill__gpu_c
     out->arena_bytes = rill__gc_arena_bytes(g->arena);
     out->arena_meshes = rill__gc_arena_meshes(g->arena);
     out->views = g->active ? g->views_culled : 0u;
+    for (uint32_t k = 0; k < RILL_RENDER_MAX_VIEWS; k++) {
+        out->view_slots += g->views[k].out != NULL;
+    }
     const gc_view *v = view < RILL_RENDER_MAX_VIEWS ? &g->views[view] : NULL;
     if (v && g->active && v->culled == g->frame) {
         out->lists = v->lists;

@@ -770,6 +770,18 @@ static void test_table_shared_by_split_frame(void **state) {
     assert_int_equal(st.views, 1u);
     assert_int_equal(st.resident, BOOT_N);
     assert_int_equal(st.spawned, 0u);
+    assert_int_equal(st.view_slots, 2u); /* the right half's buffers, kept a few frames */
+    assert_memory_equal(pa, pb, sizeof(pa));
+    /* Eight frames without the second view give its buffers back; the split comes back. */
+    for (uint32_t frame = 0; frame < 8; frame++) {
+        draw_few(&b, ib, BOOT_N, pb);
+    }
+    rill__gpu_cull_info(b.r, &st);
+    assert_int_equal(st.view_slots, 1u);
+    draw_split(&b, ib, BOOT_N, pb);
+    draw_split(&a, ia, BOOT_N, pa);
+    rill__gpu_cull_info(b.r, &st);
+    assert_int_equal(st.view_slots, 2u);
     assert_memory_equal(pa, pb, sizeof(pa));
     render_test_destroy_clean(a.r, false);
     render_test_destroy_clean(b.r, false);
