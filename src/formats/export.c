@@ -1,8 +1,9 @@
 /* export.c: the exporter's planner and driver. It walks the project folder, decides what each file
  * becomes (kind, texture usage from glTF materials and names, which models bake LODs, output
- * paths and their conflicts), runs one job per input on the job system, and on the calling
- * thread gathers the results into the pack writer and the loose output folder, reporting
- * progress. export_work.c holds what a job does. */
+ * paths and their conflicts), runs one job per input on the job system (each compresses its
+ * outputs for the pack, rpak_store.h), and on the calling thread gathers the results into the
+ * pack writer and the loose output folder, reporting progress. export_work.c holds what a job
+ * does. */
 #include "export_internal.h"
 
 #include "rill/formats/rpak.h"
@@ -886,10 +887,13 @@ static void on_done(void *arg) {
     run->in_flight--;
     rill_error err = {0};
     for (uint32_t i = 0; in->status != RILL_EXPORT_STATUS_FAILED && i < in->output_count; i++) {
-        const rill__export_output *o = &in->outputs[i];
+        rill__export_output *o = &in->outputs[i];
         rill_result r = RILL_OK;
         rill__export_hlod_keep(run->hlod, in->path, o);
-        if (run->writer) {
+        if (run->writer && o->has_stored) {
+            o->has_stored = false;
+            r = rill__rpak_writer_add_stored(run->writer, o->path, &o->stored, &err);
+        } else if (run->writer) {
             r = rill_rpak_writer_add(run->writer, o->path, o->data, o->size,
                                      RILL_RPAK_COMPRESSION_AUTO, &err);
         }
@@ -995,12 +999,28 @@ static void tick(export_run *run, const cost_key *order, uint32_t next, uint64_t
     }
 }
 
+/* Worker: the outputs compressed as the pack will store them (zstd is most of what filing them
+ * into the pack costs), so the main thread, which files every job's outputs, stays free. One that
+ * fails to compress is left to the main thread's rill_rpak_writer_add, which reports it. */
+static void store_outputs(export_run *run, rill__export_input *in) {
+    if (!run->writer || in->status == RILL_EXPORT_STATUS_FAILED) {
+        return;
+    }
+    const rill_rpak_writer_desc *d = rill__rpak_writer_desc(run->writer);
+    for (uint32_t i = 0; i < in->output_count; i++) {
+        rill__export_output *o = &in->outputs[i];
+        o->has_stored = rill__rpak_store(d, o->path, o->data, o->size, RILL_RPAK_COMPRESSION_AUTO,
+                                         &o->stored, NULL) == RILL_OK;
+    }
+}
+
 static void job_main(void *arg) {
     rill__export_input *in = arg;
     export_run *run = in->run;
     uint64_t t0 = rill_time_ns();
     atomic_store(&in->started_ns, t0);
     rill__export_process(in);
+    store_outputs(run, in);
     in->seconds = (double)(rill_time_ns() - t0) * 1e-9;
     atomic_store(&in->finished, 1u);
     rill_jobs_post_main(run->jobs, on_done, in);

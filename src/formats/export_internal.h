@@ -6,6 +6,7 @@
 #include "rill/formats/export.h"
 #include "rill/formats/lod.h"
 #include "rill/formats/rmip.h"
+#include "rpak_store.h"
 
 #include <cjson/cJSON.h>
 #include <stdatomic.h>
@@ -17,6 +18,10 @@ typedef struct rill__export_output {
     char *path; /* project-relative */
     uint8_t *data;
     size_t size;
+    /* As the pack stores it (compressed on the job's worker; the main thread only files it),
+     * when has_stored. */
+    rill__rpak_stored stored;
+    bool has_stored;
 } rill__export_output;
 
 /* Settings every job reads (immutable while jobs run). */

@@ -60,9 +60,7 @@ static bool add_output(rill__export_input *in, const char *path, uint8_t *data, 
         return false;
     }
     in->outputs = o;
-    o[in->output_count].path = dup_str(path);
-    o[in->output_count].data = data;
-    o[in->output_count].size = size;
+    o[in->output_count] = (rill__export_output){.path = dup_str(path), .data = data, .size = size};
     if (!o[in->output_count].path) {
         rill_free(data);
         return false;
@@ -75,6 +73,7 @@ void rill__export_free_outputs(rill__export_input *in) {
     for (uint32_t i = 0; i < in->output_count; i++) {
         rill_free(in->outputs[i].path);
         rill_free(in->outputs[i].data);
+        rill_free(in->outputs[i].stored.data);
     }
     rill_free(in->outputs);
     in->outputs = NULL;

@@ -3,6 +3,7 @@
  * temporary beside it), to memory, or appended to an executable. The byte layout is in
  * docs/formats/rpak.md. */
 #include "rpak_internal.h"
+#include "rpak_store.h"
 
 #include "lib_hooks.h"
 
@@ -102,13 +103,11 @@ static bool ext_precompressed(const char *path) {
     return false;
 }
 
-rill_result rill_rpak_writer_add(rill_rpak_writer *w, const char *path, const void *data,
-                                 size_t size, rill_rpak_compression compression, rill_error *err) {
-    char norm[RILL_RPAK_MAX_NAME + 1];
-    if (!w || !path || (!data && size > 0) || (uint32_t)compression >= RILL_RPAK_COMPRESSION_NUM) {
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rpak writer: add: bad arguments");
-    }
-    if (!rill_path_normalize(norm, sizeof(norm), path) ||
+/* A new entry's name normalized into norm (RILL_RPAK_MAX_NAME + 1 bytes) and its hash, once the
+ * writer can take it: a valid name not in the pack yet, a size readers accept, room left. */
+static rill_result check_new(rill_rpak_writer *w, const char *path, size_t size, char *norm,
+                             uint64_t *out_hash, rill_error *err) {
+    if (!rill_path_normalize(norm, RILL_RPAK_MAX_NAME + 1u, path) ||
         !rill__rpak_name_valid(norm, strlen(norm))) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "%s: not a valid pack entry name (relative, no '#', <= %u bytes)",
@@ -136,28 +135,35 @@ rill_result rill_rpak_writer_add(rill_rpak_writer *w, const char *path, const vo
         return rill_error_set(err, RILL_ERR_LIMIT, "%s: pack entry limit (%u) reached", norm,
                               RILL_RPAK_MAX_ENTRIES);
     }
-    wr_entry e = {0};
-    e.raw_size = size;
-    e.compression = RILL_RPAK_COMPRESSION_RAW;
+    *out_hash = h;
+    return RILL_OK;
+}
+
+rill_result rill__rpak_store(const rill_rpak_writer_desc *desc, const char *path, const void *data,
+                             size_t size, rill_rpak_compression compression,
+                             rill__rpak_stored *out, rill_error *err) {
+    memset(out, 0, sizeof *out);
+    out->raw_size = size;
+    out->compression = RILL_RPAK_COMPRESSION_RAW;
     bool try_zstd =
         size > 0 && (compression == RILL_RPAK_COMPRESSION_ZSTD ||
-                     (compression == RILL_RPAK_COMPRESSION_AUTO && !ext_precompressed(norm)));
+                     (compression == RILL_RPAK_COMPRESSION_AUTO && !ext_precompressed(path)));
     if (try_zstd) {
         size_t bound = ZSTD_compressBound(size);
         uint8_t *z = rill_malloc_tagged(bound, RILL_MEM_FORMATS);
         if (!z) {
-            return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", norm);
+            return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
         }
         ZSTD_CCtx *cctx = ZSTD_createCCtx_advanced(rill__zstd_mem);
         if (!cctx) {
             rill_free(z);
-            return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", norm);
+            return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
         }
-        size_t zn = ZSTD_compressCCtx(cctx, z, bound, data, size, w->desc.zstd_level);
+        size_t zn = ZSTD_compressCCtx(cctx, z, bound, data, size, desc->zstd_level);
         ZSTD_freeCCtx(cctx);
         if (ZSTD_isError(zn)) {
             rill_free(z);
-            return rill_error_set(err, RILL_ERR_IO, "%s: zstd: %s", norm, ZSTD_getErrorName(zn));
+            return rill_error_set(err, RILL_ERR_IO, "%s: zstd: %s", path, ZSTD_getErrorName(zn));
         }
         /* Readers refuse a zstd entry that expands more than compression_ratio-fold (the
          * decompression-bomb check), so such content is stored raw: the pack stays readable. */
@@ -165,25 +171,34 @@ rill_result rill_rpak_writer_add(rill_rpak_writer *w, const char *path, const vo
             (uint64_t)size > (uint64_t)zn * rill_limit_get(RILL_LIMIT_COMPRESSION_RATIO);
         bool keep = !bomb_like &&
                     (compression == RILL_RPAK_COMPRESSION_ZSTD ||
-                     (uint64_t)zn * 100u <= (uint64_t)size * (100u - w->desc.min_gain_percent));
+                     (uint64_t)zn * 100u <= (uint64_t)size * (100u - desc->min_gain_percent));
         if (keep) {
-            e.stored = z;
-            e.stored_size = zn;
-            e.compression = RILL_RPAK_COMPRESSION_ZSTD;
-        } else {
-            rill_free(z);
+            out->data = z;
+            out->size = zn;
+            out->compression = RILL_RPAK_COMPRESSION_ZSTD;
+            return RILL_OK;
         }
+        rill_free(z);
     }
-    if (e.compression == RILL_RPAK_COMPRESSION_RAW) {
-        e.stored_size = size;
-        if (size > 0) {
-            e.stored = rill_malloc_tagged(size, RILL_MEM_FORMATS);
-            if (!e.stored) {
-                return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", norm);
-            }
-            memcpy(e.stored, data, size);
+    out->size = size;
+    if (size > 0) {
+        out->data = rill_malloc_tagged(size, RILL_MEM_FORMATS);
+        if (!out->data) {
+            return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
         }
+        memcpy(out->data, data, size);
     }
+    return RILL_OK;
+}
+
+/* Takes s's bytes into the pack under norm (hash h); on failure frees them. */
+static rill_result commit(rill_rpak_writer *w, const char *norm, uint64_t h, rill__rpak_stored *s,
+                          rill_error *err) {
+    wr_entry e = {.stored = s->data,
+                  .stored_size = s->size,
+                  .raw_size = s->raw_size,
+                  .compression = s->compression};
+    s->data = NULL;
     e.path = rill_strdup(norm);
     if (!e.path || !rill_map_set(&w->names, h, 1) || !rill_array_push(&w->entries, e)) {
         rill_free(e.path);
@@ -191,6 +206,38 @@ rill_result rill_rpak_writer_add(rill_rpak_writer *w, const char *path, const vo
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", norm);
     }
     return RILL_OK;
+}
+
+rill_result rill_rpak_writer_add(rill_rpak_writer *w, const char *path, const void *data,
+                                 size_t size, rill_rpak_compression compression, rill_error *err) {
+    if (!w || !path || (!data && size > 0) || (uint32_t)compression >= RILL_RPAK_COMPRESSION_NUM) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rpak writer: add: bad arguments");
+    }
+    char norm[RILL_RPAK_MAX_NAME + 1];
+    uint64_t h = 0;
+    rill__rpak_stored s;
+    rill_result r = check_new(w, path, size, norm, &h, err);
+    if (r == RILL_OK) {
+        r = rill__rpak_store(&w->desc, norm, data, size, compression, &s, err);
+    }
+    return r == RILL_OK ? commit(w, norm, h, &s, err) : r;
+}
+
+rill_result rill__rpak_writer_add_stored(rill_rpak_writer *w, const char *path,
+                                         rill__rpak_stored *s, rill_error *err) {
+    char norm[RILL_RPAK_MAX_NAME + 1];
+    uint64_t h = 0;
+    rill_result r = check_new(w, path, s->raw_size, norm, &h, err);
+    if (r != RILL_OK) {
+        rill_free(s->data);
+        s->data = NULL;
+        return r;
+    }
+    return commit(w, norm, h, s, err);
+}
+
+const rill_rpak_writer_desc *rill__rpak_writer_desc(const rill_rpak_writer *w) {
+    return &w->desc;
 }
 
 typedef struct add_dir_ctx {
