@@ -21,8 +21,8 @@ typedef struct rill__rpak_stored {
 /* What rill_rpak_writer_add would store for path's bytes under desc. Touches no writer, so it
  * runs on any thread (the export compresses its outputs on its workers). */
 rill_result rill__rpak_store(const rill_rpak_writer_desc *desc, const char *path, const void *data,
-                             size_t size, rill_rpak_compression compression,
-                             rill__rpak_stored *out, rill_error *err);
+                             size_t size, rill_rpak_compression compression, rill__rpak_stored *out,
+                             rill_error *err);
 /* rill_rpak_writer_add for bytes rill__rpak_store made with the writer's desc: takes s->data
  * (freed on failure too). */
 rill_result rill__rpak_writer_add_stored(rill_rpak_writer *w, const char *path,

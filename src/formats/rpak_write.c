@@ -140,8 +140,8 @@ static rill_result check_new(rill_rpak_writer *w, const char *path, size_t size,
 }
 
 rill_result rill__rpak_store(const rill_rpak_writer_desc *desc, const char *path, const void *data,
-                             size_t size, rill_rpak_compression compression,
-                             rill__rpak_stored *out, rill_error *err) {
+                             size_t size, rill_rpak_compression compression, rill__rpak_stored *out,
+                             rill_error *err) {
     memset(out, 0, sizeof *out);
     out->raw_size = size;
     out->compression = RILL_RPAK_COMPRESSION_RAW;
@@ -169,9 +169,9 @@ rill_result rill__rpak_store(const rill_rpak_writer_desc *desc, const char *path
          * decompression-bomb check), so such content is stored raw: the pack stays readable. */
         bool bomb_like =
             (uint64_t)size > (uint64_t)zn * rill_limit_get(RILL_LIMIT_COMPRESSION_RATIO);
-        bool keep = !bomb_like &&
-                    (compression == RILL_RPAK_COMPRESSION_ZSTD ||
-                     (uint64_t)zn * 100u <= (uint64_t)size * (100u - desc->min_gain_percent));
+        bool keep =
+            !bomb_like && (compression == RILL_RPAK_COMPRESSION_ZSTD ||
+                           (uint64_t)zn * 100u <= (uint64_t)size * (100u - desc->min_gain_percent));
         if (keep) {
             out->data = z;
             out->size = zn;

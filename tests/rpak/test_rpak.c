@@ -237,8 +237,8 @@ static void test_stored_entries_same_pack(void **state) {
     uint8_t *added = NULL, *stored = NULL;
     size_t added_size = 0, stored_size = 0;
     build_pack(s, 16384, &added, &added_size);
-    rill_rpak_writer *w = rill_rpak_writer_create(&(rill_rpak_writer_desc){.chunk_size = 16384},
-                                                  NULL);
+    rill_rpak_writer *w =
+        rill_rpak_writer_create(&(rill_rpak_writer_desc){.chunk_size = 16384}, NULL);
     assert_non_null(w);
     rill_error err = {0};
     for (int i = 0; i < SAMPLE_COUNT; ++i) {
