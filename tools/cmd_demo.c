@@ -870,26 +870,33 @@ static int demo_on_loaded(rill_app *app, void *user) {
     return 0;
 }
 
-/* The fly-through: from the middle of the city down a street to the edge (at most 1.2 km) and back
- * at 25 m, 40 m/s, with streaming on, counters and plots into DIR/fly (rill fly). The path is a
- * file a user could edit and fly again: DIR/fly_path.json. */
-static int demo_fly(const char *out, const char *pack, const char *fly_dir, uint32_t districts,
-                    const demo_render_opts *o) {
+/* The city's fly path, a file a user can edit and fly again (DIR/fly_path.json), written with the
+ * world whether or not the demo flies it: from the middle of the city down a street to the edge
+ * (at most 1.2 km) and back at 25 m. A region world (--km) writes its own path. */
+static int demo_write_city_path(const char *out, uint32_t districts) {
     uint32_t side = (uint32_t)ceil(sqrt((double)RILL_MAX(districts, 1u)));
     float reach = RILL_MIN(1200.0f, 0.45f * (float)side * DEMO_DISTRICT_SIZE);
-    char path[1024], size[32], frames[32];
+    char path[1024], text[256];
     rill_error err = {0};
-    if (out_path(path, sizeof path, out, "fly_path.json", &err) != RILL_OK) {
-        fprintf(stderr, "error: %s\n", err.msg);
-        return 1;
-    }
-    char text[256];
     int n =
         snprintf(text, sizeof text,
                  "[{\"pos\": [50, 25, 0]}, {\"pos\": [50, 25, %.0f]}, {\"pos\": [50, 25, 0]}]\n",
                  (double)-reach);
-    /* A region world (--km) wrote its own path: across it low, then up to the overview. */
-    if (!o->km && rill_file_write_all(path, text, (size_t)n, &err) != RILL_OK) {
+    if (out_path(path, sizeof path, out, "fly_path.json", &err) != RILL_OK ||
+        rill_file_write_all(path, text, (size_t)n, &err) != RILL_OK) {
+        fprintf(stderr, "error: %s\n", err.msg);
+        return 1;
+    }
+    return 0;
+}
+
+/* The fly-through of DIR/fly_path.json at 40 m/s (the region's at 100), with streaming on,
+ * counters and plots into DIR/fly (rill fly). */
+static int demo_fly(const char *out, const char *pack, const char *fly_dir,
+                    const demo_render_opts *o) {
+    char path[1024], size[32], frames[32];
+    rill_error err = {0};
+    if (out_path(path, sizeof path, out, "fly_path.json", &err) != RILL_OK) {
         fprintf(stderr, "error: %s\n", err.msg);
         return 1;
     }
@@ -1087,8 +1094,11 @@ int rill_cmd_demo(int argc, char **argv) {
                                .on_loaded_user = &ro};
     rill_cli_load_result res;
     int rc = rill_cli_load_scene(&opts, &res);
+    if (rc == 0 && !ro.km) {
+        rc = demo_write_city_path(out, districts);
+    }
     if (rc == 0 && ro.fly_frames != 0) {
-        rc = demo_fly(out, pack, fly_dir, districts, &ro);
+        rc = demo_fly(out, pack, fly_dir, &ro);
     }
     return rc;
 }
