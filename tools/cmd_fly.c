@@ -51,6 +51,10 @@ static void usage(FILE *f) {
         "  --quality low|medium|high\n"
         "                      quality tier, a ceiling on effects (default: the project's\n"
         "                      [rendering] graphics_quality, Medium); GI runs at high only\n"
+        "  --upload-budget-mb N\n"
+        "                      MiB of meshes and textures copied to the GPU a frame (default:\n"
+        "                      the project's [rendering] upload_budget_bytes, 8 MiB; 0 = the\n"
+        "                      renderer's own 32 MiB)\n"
         "  --workers N         job worker threads (default: cores - 1); extract's walk over\n"
         "                      the shown models runs on them and the main thread\n"
         "  --no-render         skip the GPU frame only (the app, the extract, the culling and\n"
@@ -95,6 +99,8 @@ static int parse(int argc, char **argv, fly_opts *o) {
         {"--frames", RILL_CLI_OPT_U64, &o->frames, .min = 1, .max = (double)FLY_MAX_FRAMES},
         {"--workers", RILL_CLI_OPT_U32, &o->workers, .min = 1, .max = 1024},
         {"--cameras", RILL_CLI_OPT_U32, &o->cameras, .min = 1, .max = FLY_MAX_CAMERAS},
+        {"--upload-budget-mb", RILL_CLI_OPT_U32, &o->upload_budget_mb, .min = 0, .max = 4096,
+         .given = &o->upload_budget_set},
         {"--size", RILL_CLI_OPT_SIZE, &o->w, &o->h, .given = &o->size_set},
         RILL_CLI_QUALITY_OPT(&o->quality),
     };
@@ -153,6 +159,9 @@ static int fly_setup(fly_run *run, rill_error *err) {
     }
     if (run->o.gpu_cull) {
         d.debug_flags |= RILL_RENDER_DEBUG_GPU_CULL;
+    }
+    if (run->o.upload_budget_set) {
+        d.upload_budget_bytes = (uint64_t)run->o.upload_budget_mb << 20;
     }
     if (run->o.render_thread) {
         d.render_thread = true;

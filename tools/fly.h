@@ -37,6 +37,8 @@ typedef struct fly_opts {
     bool no_hlod;        /* draw no far-world proxies (before/after runs) */
     uint32_t cameras;    /* views side by side (split screen); 0 or 1: the path camera alone */
     int quality;         /* --quality: a rill_render_quality; 0 = the project's */
+    uint32_t upload_budget_mb; /* --upload-budget-mb (given: upload_budget_set); 0 = 32 MiB */
+    bool upload_budget_set;
     rill_cli_effects fx; /* --effect, --plugins, --no-plugins (as rill render and run) */
 } fly_opts;
 

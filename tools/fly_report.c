@@ -179,6 +179,8 @@ static void write_frame_keys(jw *w, const fly_row *row, const fly_frame *fr, dou
     jw_f64(w, "render_thread_ms", fr->render_thread_ms);
     jw_f64(w, "render_sync_ms", fr->render_sync_ms);
     jw_u64(w, "upload_bytes", rs->uploaded_bytes_last_frame); /* copied to staging in the wait */
+    jw_u64(w, "uploads", rs->uploads_last_frame);                 /* how many made those bytes */
+    jw_u64(w, "upload_backlog_bytes", rs->upload_backlog_bytes); /* left queued by the budget */
     jw_render_phases(w, "render_cpu_phases", rs);
     jw_u64(w, "gpu_triangles", rs->triangles);
     jw_u64(w, "instances_visible", rs->instances_visible);
@@ -592,6 +594,7 @@ int fly_finish(fly_run *run, uint64_t n, uint64_t end) {
         rill_renderer_settings rset;
         rill_renderer_get_settings(run->r, &rset);
         jw_str(&w, "quality", rill_cli_quality_name(rset.quality)); /* the tier flown (--quality) */
+        jw_u64(&w, "upload_budget_bytes", rset.upload_budget_bytes); /* per frame */
         jw_u64(&w, "world_entities", world);
         jw_u64(&w, "entities_max", ent_max);
         jw_f64(&w, "main_ms_max", main_max);

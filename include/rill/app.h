@@ -80,6 +80,10 @@ typedef enum rill_graphics_quality {
 
 #define RILL_PROJECT_NAME_MAX 128
 #define RILL_PROJECT_PATH_MAX 512
+/* A project's upload budget per frame unless [rendering] upload_budget_bytes says otherwise. At
+ * 32 MiB (the renderer's default) the demo's first frame copied 32.7 MB to staging and spent
+ * 10.9 ms of the H200's frame on it; 8 MiB spreads the boot backlog over a few more frames. */
+#define RILL_PROJECT_UPLOAD_BUDGET_DEFAULT (8u << 20)
 
 /* The settings of a project, from project.toml. rill_project_defaults() gives the values used
  * for every missing key:
@@ -93,7 +97,10 @@ typedef enum rill_graphics_quality {
  *               gpu_occlusion true (with gpu_culling: two-phase occlusion culling; false sets
  *               RILL_RENDER_DEBUG_NO_OCCLUSION),
  *               ambient 1.0 in [0, 1000] (the ambient multiplier of a world without a
- *               WorldEnvironment; one with it uses its own `ambient`)
+ *               WorldEnvironment; one with it uses its own `ambient`),
+ *               upload_budget_bytes 8 MiB (RILL_PROJECT_UPLOAD_BUDGET_DEFAULT: the bytes of
+ *               meshes and textures copied to the GPU a frame, rill_renderer_desc
+ *               .upload_budget_bytes; 0 = the renderer's own default, 32 MiB)
  *   [streaming.texture] enabled true, full_distance 60, low_distance 90 (forced to at least
  *               full_distance + 5), budget_bytes 0 (no budget)
  *   [scene]     load_budget_ms 3 (> 0)
@@ -118,6 +125,7 @@ typedef struct rill_project {
         bool gpu_occlusion; /* false: rill_content_renderer_desc sets ..._NO_OCCLUSION */
         /* the ambient multiplier of worlds without a WorldEnvironment, [0, 1000], default 1 */
         float ambient;
+        uint64_t upload_budget_bytes; /* rill_content_renderer_desc sets it (0: the renderer's) */
     } rendering;
     struct {
         struct {

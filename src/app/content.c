@@ -462,6 +462,7 @@ void rill_content_renderer_desc(rill_content *c, rill_renderer_desc *d) {
     }
     d->jobs = rill_app_jobs(c->app); /* the frame's culling runs on the app's workers */
     d->render_thread = p->rendering.render_thread;
+    d->upload_budget_bytes = p->rendering.upload_budget_bytes; /* 0: the renderer's default */
 }
 
 /* >>math -------------------------------------------------------------------------------------- */

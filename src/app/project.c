@@ -25,6 +25,7 @@ void rill_project_defaults(rill_project *out) {
     out->rendering.render_scale = 1.0f;
     out->rendering.ambient = 1.0f;
     out->rendering.gpu_occlusion = true;
+    out->rendering.upload_budget_bytes = RILL_PROJECT_UPLOAD_BUDGET_DEFAULT;
     out->streaming.texture.enabled = true;
     out->streaming.texture.full_distance = 60.0f;
     out->streaming.texture.low_distance = 90.0f;
@@ -92,6 +93,7 @@ static const known_key KNOWN[] = {
     {"rendering.render_thread", K_BOOL, OFF(rendering.render_thread), 0, 0},
     {"rendering.gpu_occlusion", K_BOOL, OFF(rendering.gpu_occlusion), 0, 0},
     {"rendering.ambient", K_FLOAT, OFF(rendering.ambient), 0.0, 1000.0},
+    {"rendering.upload_budget_bytes", K_BYTES, OFF(rendering.upload_budget_bytes), 0, 0},
     {"streaming.texture.enabled", K_BOOL, OFF(streaming.texture.enabled), 0, 0},
     {"streaming.texture.full_distance", K_FLOAT, OFF(streaming.texture.full_distance), 0, 1e9},
     {"streaming.texture.low_distance", K_FLOAT, OFF(streaming.texture.low_distance), 0, 1e9},

@@ -362,6 +362,12 @@ uint64_t rill__gpu_frame_index(const rill__gpu *gpu);
 uint32_t rill__gpu_frame_slot(const rill__gpu *gpu);
 uint32_t rill__gpu_frames_in_flight(const rill__gpu *gpu);
 uint64_t rill__gpu_uploaded_last_frame(const rill__gpu *gpu);
+/* The last frame's uploads: how many it recorded, and what its budget left queued for later. */
+typedef struct rill__upload_figures {
+    uint32_t uploads;       /* recorded at the last frame's start */
+    uint64_t backlog_bytes; /* still queued after them */
+} rill__upload_figures;
+void rill__gpu_upload_figures(const rill__gpu *gpu, rill__upload_figures *out);
 
 /* Timestamps of the most recently completed frame: count pairs (name, milliseconds). */
 uint32_t rill__gpu_timings(rill__gpu *gpu, const char *const **out_names, const double **out_ms);

@@ -87,6 +87,7 @@ typedef struct rill__gpu_backend {
     uint32_t (*gpu_frame_slot)(const rill__gpu *gpu);
     uint32_t (*gpu_frames_in_flight)(const rill__gpu *gpu);
     uint64_t (*gpu_uploaded_last_frame)(const rill__gpu *gpu);
+    void (*gpu_upload_figures)(const rill__gpu *gpu, rill__upload_figures *out);
     uint32_t (*gpu_timings)(rill__gpu *gpu, const char *const **out_names, const double **out_ms);
     void (*cmd_barriers)(rill__cmd *cmd, const rill_rg_barrier *barriers, uint32_t count,
                          rill__img *const *images, rill__buf *const *buffers);

@@ -56,6 +56,7 @@
 #define rill__gpu_frame_slot RILL__GPU_FN(gpu_frame_slot)
 #define rill__gpu_frames_in_flight RILL__GPU_FN(gpu_frames_in_flight)
 #define rill__gpu_uploaded_last_frame RILL__GPU_FN(gpu_uploaded_last_frame)
+#define rill__gpu_upload_figures RILL__GPU_FN(gpu_upload_figures)
 #define rill__gpu_timings RILL__GPU_FN(gpu_timings)
 #define rill__cmd_barriers RILL__GPU_FN(cmd_barriers)
 #define rill__cmd_label_begin RILL__GPU_FN(cmd_label_begin)

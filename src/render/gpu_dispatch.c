@@ -269,6 +269,10 @@ uint64_t rill__gpu_uploaded_last_frame(const rill__gpu *gpu) {
     return backend_of(gpu)->gpu_uploaded_last_frame(gpu);
 }
 
+void rill__gpu_upload_figures(const rill__gpu *gpu, rill__upload_figures *out) {
+    backend_of(gpu)->gpu_upload_figures(gpu, out);
+}
+
 uint32_t rill__gpu_timings(rill__gpu *gpu, const char *const **out_names, const double **out_ms) {
     return backend_of(gpu)->gpu_timings(gpu, out_names, out_ms);
 }

@@ -364,6 +364,7 @@ void rill_renderer_get_settings(const rill_renderer *r, rill_renderer_settings *
     out->integrated_gpu = rill__gpu_get_caps(r->gpu)->device_type == 1;
     out->hint = r->hint;
     out->render_thread = r->rthread != NULL;
+    out->upload_budget_bytes = r->desc.upload_budget_bytes;
 }
 
 void rill_renderer_set_debug_flags(rill_renderer *r, uint32_t flags) {
@@ -530,6 +531,10 @@ void rill__renderer_fill_stats(const rill_renderer *r, rill_render_stats *out) {
     out->light_cluster_refs = r->light_cluster_refs;
     out->validation_messages = rill__gpu_validation_messages(r->gpu);
     out->uploaded_bytes_last_frame = rill__gpu_uploaded_last_frame(r->gpu);
+    rill__upload_figures uf;
+    rill__gpu_upload_figures(r->gpu, &uf);
+    out->uploads_last_frame = uf.uploads;
+    out->upload_backlog_bytes = uf.backlog_bytes;
     rill__gpu_mem_stats ms2;
     rill__gpu_mem_stats_get(r->gpu, &ms2);
     out->gpu_memory_blocks = ms2.blocks;

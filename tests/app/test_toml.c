@@ -299,6 +299,7 @@ static const char SAMPLE[] = "[project]\n"
                              "gpu_culling = true\n"
                              "render_thread = true\n"
                              "gpu_occlusion = false\n"
+                             "upload_budget_bytes = 65536\n"
                              "\n"
                              "[streaming.texture]\n"
                              "enabled = true\n"
@@ -389,6 +390,7 @@ static void test_project_defaults(void **state) {
     assert_false(p.rendering.gpu_culling);
     assert_false(p.rendering.render_thread);
     assert_true(p.rendering.gpu_occlusion);
+    assert_int_equal(p.rendering.upload_budget_bytes, 8u << 20);
     assert_true(p.streaming.texture.enabled);
     assert_true(p.streaming.texture.full_distance == 60.0f);
     assert_true(p.streaming.texture.low_distance == 90.0f);
@@ -421,6 +423,7 @@ static void test_project_values(void **state) {
     assert_true(p.rendering.gpu_culling);
     assert_true(p.rendering.render_thread);
     assert_false(p.rendering.gpu_occlusion);
+    assert_int_equal(p.rendering.upload_budget_bytes, 65536);
     assert_true(p.streaming.texture.full_distance == 40.0f);
     assert_true(p.streaming.texture.low_distance == 70.5f);
     assert_true(p.scene.load_budget_ms == 4.0f);

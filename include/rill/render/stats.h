@@ -57,6 +57,10 @@ typedef struct rill_render_stats {
     uint32_t light_cluster_refs;  /* (cluster, light) pairs in the last frame's light grid */
     uint32_t validation_messages; /* validation warnings + errors since creation */
     uint64_t uploaded_bytes_last_frame;
+    /* Bytes of uploads still queued after the last frame's: its per-frame budget
+     * (rill_renderer_desc.upload_budget_bytes) left them to later frames (0 = none waiting). */
+    uint64_t upload_backlog_bytes;
+    uint32_t uploads_last_frame; /* meshes, buffers and image levels behind those bytes */
     uint64_t gpu_memory_block_bytes, gpu_memory_used_bytes;
     uint32_t gpu_memory_blocks;
     char device_name[256];

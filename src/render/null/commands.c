@@ -84,6 +84,10 @@ uint64_t rill__gpu_uploaded_last_frame(const rill__gpu *gpu) {
     return gpu->uploaded_last_frame;
 }
 
+void rill__gpu_upload_figures(const rill__gpu *gpu, rill__upload_figures *out) {
+    *out = gpu->upload_figures;
+}
+
 uint32_t rill__gpu_timings(rill__gpu *gpu, const char *const **out_names, const double **out_ms) {
     (void)gpu;
     *out_names = NULL;

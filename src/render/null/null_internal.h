@@ -109,6 +109,7 @@ struct rill__gpu {
     null_frame frames[RILL__NULL_MAX_FRAMES];
     rill__cmd cmd;
     uint64_t uploaded_last_frame;
+    rill__upload_figures upload_figures; /* the last frame's uploads */
     uint32_t validation_messages;
 };
 

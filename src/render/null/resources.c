@@ -292,6 +292,11 @@ void rill__null_record_uploads(rill__gpu *gpu) {
                 (gpu->uploads.len - done) * sizeof(null_upload));
     }
     gpu->uploads.len -= done;
+    gpu->upload_figures.uploads = done;
+    gpu->upload_figures.backlog_bytes = 0;
+    for (uint32_t i = 0; i < gpu->uploads.len; i++) {
+        gpu->upload_figures.backlog_bytes += gpu->uploads.data[i].size;
+    }
 }
 
 /* >>pipelines ------------------------------------------------------------------------------- */

@@ -51,6 +51,7 @@ const rill__gpu_backend rill__gpu_backend_vk = {
     .gpu_frame_slot = rill__gpu_frame_slot,
     .gpu_frames_in_flight = rill__gpu_frames_in_flight,
     .gpu_uploaded_last_frame = rill__gpu_uploaded_last_frame,
+    .gpu_upload_figures = rill__gpu_upload_figures,
     .gpu_timings = rill__gpu_timings,
     .cmd_barriers = rill__cmd_barriers,
     .cmd_label_begin = rill__cmd_label_begin,

@@ -806,8 +806,17 @@ void rill__vk_record_uploads(rill__gpu *gpu, VkCommandBuffer cb, vk_frame *f) {
                 (gpu->uploads.len - done) * sizeof(vk_upload));
         gpu->uploads.len -= done;
     }
+    gpu->upload_figures.uploads = done;
+    gpu->upload_figures.backlog_bytes = 0;
+    for (uint32_t i = 0; i < gpu->uploads.len; i++) {
+        gpu->upload_figures.backlog_bytes += gpu->uploads.data[i].size;
+    }
 }
 
 uint64_t rill__gpu_uploaded_last_frame(const rill__gpu *gpu) {
     return gpu->uploaded_last_frame;
+}
+
+void rill__gpu_upload_figures(const rill__gpu *gpu, rill__upload_figures *out) {
+    *out = gpu->upload_figures;
 }

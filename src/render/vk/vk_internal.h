@@ -216,6 +216,7 @@ struct rill__gpu {
     vk_frame frames[RILL__VK_MAX_FRAMES];
     rill__cmd cmd;
     uint64_t uploaded_last_frame;
+    rill__upload_figures upload_figures; /* the last frame's uploads */
     /* timings of the last completed frame */
     const char *timing_names[RILL__VK_MAX_QUERIES / 2];
     double timing_ms[RILL__VK_MAX_QUERIES / 2];
