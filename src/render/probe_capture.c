@@ -17,6 +17,10 @@
 #include <string.h>
 
 #define FACES 6
+/* A capture starts once the frame's uploads left no backlog (the start-up burst of a streamed
+ * world, a district arriving), or after this many frames of waiting (a world that streams without
+ * pause): its faces are views of their own, best not drawn on the frames that copy the most. */
+#define CAPTURE_DEFER_MAX 120u
 
 struct rill__capture {
     rill_texture tex[FACES];
@@ -26,6 +30,7 @@ struct rill__capture {
     uint32_t next;  /* its first face not drawn yet (0: none under way) */
     uint32_t first; /* this frame draws faces first .. first + count - 1 */
     uint32_t count; /* 0: none this frame */
+    uint32_t deferred; /* frames the next capture's start has waited for the upload backlog */
     rill_render_view views[RILL_RENDER_MAX_VIEWS];
     rill_render_snapshot snap;
     rill_rg_image faces[FACES];      /* this frame's final images of the faces it draws */
@@ -64,6 +69,13 @@ static bool textures_ready(rill_renderer *r, struct rill__capture *c) {
     return ready;
 }
 
+/* Whether this frame's uploads left some queued for later frames. */
+static bool upload_backlog(const rill_renderer *r) {
+    rill__upload_figures uf;
+    rill__gpu_upload_figures(r->gpu, &uf);
+    return uf.backlog_bytes > 0;
+}
+
 rill__capture_step rill__capture_request(rill_renderer *r, const char *key, const float eye[3]) {
     struct rill__capture *c = capture_of(r);
     if (!c) {
@@ -74,7 +86,12 @@ rill__capture_step rill__capture_request(rill_renderer *r, const char *key, cons
     if ((c->next && !same) || !textures_ready(r, c)) {
         return RILL__CAPTURE_WAIT; /* another capture is under way, or the textures upload */
     }
+    if (!c->next && upload_backlog(r) && c->deferred < CAPTURE_DEFER_MAX) {
+        c->deferred++;
+        return RILL__CAPTURE_WAIT;
+    }
     if (!c->next) {
+        c->deferred = 0;
         snprintf(c->key, sizeof(c->key), "%s", key);
         memcpy(c->eye, eye, sizeof(c->eye));
     }

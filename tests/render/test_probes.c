@@ -32,6 +32,7 @@
 static const float g_eye[3] = {3.0f, 2.5f, 5.0f};
 static const float g_at[3] = {0.0f, 0.0f, 0.0f};
 static uint32_t g_capture_faces; /* rill_renderer_desc.probe_capture_faces of scene_open */
+static uint64_t g_upload_budget;  /* rill_renderer_desc.upload_budget_bytes of scene_open */
 
 typedef struct scene {
     rill_renderer *r;
@@ -78,7 +79,10 @@ static void write_equirect(const char *path, void (*color)(const float d[3], uin
 static bool scene_open(scene *sc) {
     memset(sc, 0, sizeof(*sc));
     sc->r = render_test_renderer(
-        (rill_renderer_desc){.width = W, .height = H, .probe_capture_faces = g_capture_faces});
+        (rill_renderer_desc){.width = W,
+                             .height = H,
+                             .probe_capture_faces = g_capture_faces,
+                             .upload_budget_bytes = g_upload_budget});
     if (!sc->r) {
         return false;
     }
@@ -522,16 +526,34 @@ static void test_capture_shows_what_is_behind(void **state) {
     scene_close(&sc);
 }
 
+/* Textures queued after the capture's own render textures, under a 64 KiB budget: one a frame
+ * (the first upload of a frame always goes), so the queue stays long after the capture's targets
+ * have uploaded. */
+#define BACKLOG_TEXTURES 12
+static void queue_backlog(rill_renderer *r) {
+    static uint8_t px[128 * 128 * 4];
+    rill_error err = {0};
+    for (int i = 0; i < BACKLOG_TEXTURES; i++) {
+        px[i] = (uint8_t)i;
+        rill_texture_desc td = {.pixels = px, .width = 128, .height = 128, .label = "backlog"};
+        assert_true(rill_render_texture_create(r, &td, &err).id != 0);
+    }
+}
+
 /* The capture scene of test_capture_shows_what_is_behind drawn frame by frame with the probe:
- * the frame (1-based) whose bake finished, then the picture three frames later. */
-static uint32_t capture_frames(uint32_t faces, uint8_t *px) {
+ * the frame (1-based) whose bake finished, then the picture three frames later. With backlog,
+ * under a 64 KiB upload budget, textures are queued after the first frame; *drained is then the
+ * first frame after it whose uploads left none queued. */
+static uint32_t capture_frames_with(uint32_t faces, bool backlog, uint8_t *px, uint32_t *drained) {
     g_capture_faces = faces;
+    g_upload_budget = backlog ? 64u << 10 : 0;
     scene sc;
-    if (!scene_open(&sc)) {
-        g_capture_faces = 0;
+    bool opened = scene_open(&sc);
+    g_capture_faces = 0;
+    g_upload_budget = 0;
+    if (!opened) {
         return 0;
     }
-    g_capture_faces = 0;
     rill_error err = {0};
     rill_mesh sphere = rill_render_mesh_sphere(sc.r, 32, &err);
     assert_true(sphere.id != 0);
@@ -547,11 +569,17 @@ static uint32_t capture_frames(uint32_t faces, uint8_t *px) {
     sc.s.probes = &sc.probe;
     sc.s.probe_count = 1;
     uint32_t baked_at = 0;
-    for (uint32_t f = 1; f <= 16 && !baked_at; f++) {
+    for (uint32_t f = 1; f <= 64 && !baked_at; f++) {
         assert_int_equal(rill_renderer_render(sc.r, &sc.s, &err), RILL_OK);
         rill_render_stats st;
         rill_renderer_stats(sc.r, &st);
         baked_at = st.probe_bakes ? f : 0;
+        if (backlog && f == 1) {
+            queue_backlog(sc.r);
+        }
+        if (backlog && f > 1 && !*drained && st.upload_backlog_bytes == 0) {
+            *drained = f;
+        }
     }
     for (int f = 0; f < 3; f++) {
         assert_int_equal(rill_renderer_render(sc.r, &sc.s, &err), RILL_OK);
@@ -563,6 +591,10 @@ static uint32_t capture_frames(uint32_t faces, uint8_t *px) {
     rill_render_mesh_destroy(sc.r, sphere);
     scene_close(&sc);
     return baked_at;
+}
+
+static uint32_t capture_frames(uint32_t faces, uint8_t *px) {
+    return capture_frames_with(faces, false, px, NULL);
 }
 
 /* A capture spread over frames (rill_renderer_desc.probe_capture_faces, default one face a
@@ -598,6 +630,32 @@ static void test_capture_over_frames(void **state) {
     assert_true(worst <= 2);
 }
 
+/* A capture waits for the upload backlog (probe_capture.c): its faces are extra views, kept off
+ * the frames that copy the most. Under a small budget with textures queued behind the capture's
+ * own targets, the first face is drawn on the first frame whose uploads left none queued and the
+ * bake lands five frames later; the picture is the one without the backlog. */
+static void test_capture_waits_for_uploads(void **state) {
+    (void)state;
+    static uint8_t plain[W * H * 4], waited[W * H * 4];
+    uint32_t at_plain = capture_frames(0, plain);
+    if (!at_plain) {
+        skip();
+    }
+    uint32_t drained = 0;
+    uint32_t at = capture_frames_with(0, true, waited, &drained);
+    print_message("capture baked on frame %u without a backlog; with one drained on frame %u, "
+                  "baked on frame %u\n",
+                  at_plain, drained, at);
+    assert_true(drained > at_plain); /* the queue outlasts a capture that does not wait */
+    assert_int_equal(at, drained + 5u);
+    int worst = 0;
+    for (int i = 0; i < W * H * 4; i++) {
+        int d = abs((int)plain[i] - (int)waited[i]);
+        worst = d > worst ? d : worst;
+    }
+    assert_true(worst <= 2);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_probe_components),
@@ -607,6 +665,7 @@ int main(void) {
         cmocka_unit_test(test_missing_source_inert),
         cmocka_unit_test(test_capture_shows_what_is_behind),
         cmocka_unit_test(test_capture_over_frames),
+        cmocka_unit_test(test_capture_waits_for_uploads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
