@@ -34,9 +34,9 @@ typedef struct fly_opts {
     uint32_t w, h;
     uint32_t workers; /* job workers; 0 = the app's default (cores - 1) */
     bool no_render, window, size_set, heatmap, gpu_cull, render_thread, no_occlusion;
-    bool no_hlod;        /* draw no far-world proxies (before/after runs) */
-    uint32_t cameras;    /* views side by side (split screen); 0 or 1: the path camera alone */
-    int quality;         /* --quality: a rill_render_quality; 0 = the project's */
+    bool no_hlod;     /* draw no far-world proxies (before/after runs) */
+    uint32_t cameras; /* views side by side (split screen); 0 or 1: the path camera alone */
+    int quality;      /* --quality: a rill_render_quality; 0 = the project's */
     uint32_t upload_budget_mb; /* --upload-budget-mb (given: upload_budget_set); 0 = 32 MiB */
     bool upload_budget_set;
     rill_cli_effects fx; /* --effect, --plugins, --no-plugins (as rill render and run) */

@@ -178,8 +178,8 @@ static void write_frame_keys(jw *w, const fly_row *row, const fly_frame *fr, dou
      * slot, recording, submit) and the main thread's waits for it (0 without) */
     jw_f64(w, "render_thread_ms", fr->render_thread_ms);
     jw_f64(w, "render_sync_ms", fr->render_sync_ms);
-    jw_u64(w, "upload_bytes", rs->uploaded_bytes_last_frame); /* copied to staging in the wait */
-    jw_u64(w, "uploads", rs->uploads_last_frame);                 /* how many made those bytes */
+    jw_u64(w, "upload_bytes", rs->uploaded_bytes_last_frame);    /* copied to staging in the wait */
+    jw_u64(w, "uploads", rs->uploads_last_frame);                /* how many made those bytes */
     jw_u64(w, "upload_backlog_bytes", rs->upload_backlog_bytes); /* left queued by the budget */
     jw_render_phases(w, "render_cpu_phases", rs);
     jw_u64(w, "gpu_triangles", rs->triangles);

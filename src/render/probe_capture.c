@@ -25,11 +25,11 @@
 struct rill__capture {
     rill_texture tex[FACES];
     char names[FACES][32];
-    char key[64];   /* the capture under way (probe.c's entry key), "" none */
-    float eye[3];   /* and its centre */
-    uint32_t next;  /* its first face not drawn yet (0: none under way) */
-    uint32_t first; /* this frame draws faces first .. first + count - 1 */
-    uint32_t count; /* 0: none this frame */
+    char key[64];      /* the capture under way (probe.c's entry key), "" none */
+    float eye[3];      /* and its centre */
+    uint32_t next;     /* its first face not drawn yet (0: none under way) */
+    uint32_t first;    /* this frame draws faces first .. first + count - 1 */
+    uint32_t count;    /* 0: none this frame */
     uint32_t deferred; /* frames the next capture's start has waited for the upload backlog */
     rill_render_view views[RILL_RENDER_MAX_VIEWS];
     rill_render_snapshot snap;

@@ -32,7 +32,7 @@
 static const float g_eye[3] = {3.0f, 2.5f, 5.0f};
 static const float g_at[3] = {0.0f, 0.0f, 0.0f};
 static uint32_t g_capture_faces; /* rill_renderer_desc.probe_capture_faces of scene_open */
-static uint64_t g_upload_budget;  /* rill_renderer_desc.upload_budget_bytes of scene_open */
+static uint64_t g_upload_budget; /* rill_renderer_desc.upload_budget_bytes of scene_open */
 
 typedef struct scene {
     rill_renderer *r;
@@ -78,11 +78,10 @@ static void write_equirect(const char *path, void (*color)(const float d[3], uin
  * environment reflection (or SSR). */
 static bool scene_open(scene *sc) {
     memset(sc, 0, sizeof(*sc));
-    sc->r = render_test_renderer(
-        (rill_renderer_desc){.width = W,
-                             .height = H,
-                             .probe_capture_faces = g_capture_faces,
-                             .upload_budget_bytes = g_upload_budget});
+    sc->r = render_test_renderer((rill_renderer_desc){.width = W,
+                                                      .height = H,
+                                                      .probe_capture_faces = g_capture_faces,
+                                                      .upload_budget_bytes = g_upload_budget});
     if (!sc->r) {
         return false;
     }

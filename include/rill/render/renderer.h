@@ -196,7 +196,7 @@ typedef struct rill_renderer_settings {
     /* The integrated-GPU hint of this launch (integrated GPU and a tier other than Low, logged
      * once at creation; cleared by choosing Low), "" when none. Show it; it changes nothing. */
     const char *hint;
-    bool render_thread; /* frames are recorded on a render thread (desc.render_thread) */
+    bool render_thread;           /* frames are recorded on a render thread (desc.render_thread) */
     uint64_t upload_budget_bytes; /* per frame (desc.upload_budget_bytes, 0 resolved to 32 MiB) */
 } rill_renderer_settings;
 void rill_renderer_get_settings(const rill_renderer *r, rill_renderer_settings *out);
