@@ -2,9 +2,9 @@
  * id; `e.Transform` gives a component proxy (entity + component id) and `e.Transform.translation`
  * reads the field through the reflection registry, so every registered component, user ones
  * included, reads and writes the same way with no per-component binding. Field values map to Lua
- * as: bool -> boolean, integers -> integer, floats -> number, vec3 -> vec3, quat -> quat, vec2 /
- * vec4 / color -> {x, y[, z, w]}, string / asset_path -> string or nil, entity -> entity or nil,
- * enum -> its name, arrays -> a sequence. Writes convert back (a vector also from {1, 2, 3} or
+ * as: bool -> boolean, integers -> integer, floats -> number, vec2 / vec3 / vec4 / color / quat ->
+ * a value of that type, string / asset_path -> string or nil, entity -> entity or nil, enum -> its
+ * name, arrays -> a sequence. Writes convert back (a vector also from {1, 2, 3}, {x=, ...} or
  * {r=, g=, b=, a=}), clamp to the field's bounds, and mark a Transform dirty. Unknown components
  * and fields are errors naming the script line. Also rill.find, spawn, despawn and query. */
 #include <string.h>
@@ -72,41 +72,64 @@ static rill_component check_component(lua_State *L, rill_scripts *s, int idx) {
 static const char *const LANES[4] = {"x", "y", "z", "w"};
 static const char *const COLOR_LANES[4] = {"r", "g", "b", "a"};
 
-void rill__script_push_vec(lua_State *L, rill_scripts *s, const float *v, int n) {
-    double d[4] = {0};
-    for (int i = 0; i < n && i < 4; i++) {
-        d[i] = v[i];
-    }
-    if (n == 3) {
-        rill__script_push_vec3(L, s, d);
-    } else if (n == 4) {
-        rill__script_push_quat(L, s, d);
-    } else {
-        lua_createtable(L, 0, n);
-        for (int i = 0; i < n; i++) {
-            lua_rawgeti(L, LUA_REGISTRYINDEX, s->lane_key[i]);
-            lua_pushnumber(L, (lua_Number)d[i]);
-            lua_rawset(L, -3);
-        }
+static int vec_lanes(rill_field_type t) {
+    switch (t) {
+    case RILL_FIELD_VEC2:
+        return 2;
+    case RILL_FIELD_VEC3:
+        return 3;
+    case RILL_FIELD_VEC4:
+    case RILL_FIELD_QUAT:
+    case RILL_FIELD_COLOR:
+        return 4;
+    default:
+        return 0;
     }
 }
 
-/* Reads a vector of n lanes from a vec3 (n <= 3), a quat (n = 4), {x=, y=, ...}, {r=, g=, ...} or
- * {a, b, c}. */
-bool rill__script_to_vec(lua_State *L, int idx, float *out, int n) {
-    const double *v3 = rill__script_test_vec3(L, idx);
-    if (v3) {
-        for (int i = 0; i < n && i < 3; i++) {
-            out[i] = (float)v3[i];
-        }
-        return n <= 3;
+/* The value a field of vector type t (vec_lanes(t) > 0) reads as, holding v: a new vec2, vec3,
+ * vec4, color or quat. */
+static void push_lanes(lua_State *L, rill_scripts *s, rill_field_type t, const float *v) {
+    double d[4] = {0};
+    for (int i = 0; i < vec_lanes(t); i++) {
+        d[i] = v[i];
     }
-    const double *q = rill__script_test_quat(L, idx);
-    if (q) {
-        for (int i = 0; i < n; i++) {
-            out[i] = (float)q[i];
+    switch (t) {
+    case RILL_FIELD_VEC2:
+        rill__script_push_vec2(L, d);
+        break;
+    case RILL_FIELD_VEC3:
+        rill__script_push_vec3(L, s, d);
+        break;
+    case RILL_FIELD_VEC4:
+        rill__script_push_vec4(L, d);
+        break;
+    case RILL_FIELD_COLOR:
+        rill__script_push_color(L, d);
+        break;
+    default:
+        rill__script_push_quat(L, s, d);
+        break;
+    }
+}
+
+void rill__script_push_vec(lua_State *L, rill_scripts *s, const float *v, int n) {
+    push_lanes(L, s, n == 2 ? RILL_FIELD_VEC2 : n == 3 ? RILL_FIELD_VEC3 : RILL_FIELD_QUAT, v);
+}
+
+/* Reads a vector of n lanes from a lanes value of n lanes (vec2, vec3, vec4, color, quat; a vec3
+ * also gives a vec2 its x and y), {x=, y=, ...}, {r=, g=, ...} or {a, b, c}. */
+bool rill__script_to_vec(lua_State *L, int idx, float *out, int n) {
+    const script_lanes *t;
+    const double *lanes = rill__script_lanes_value(L, idx, &t);
+    if (lanes) {
+        if (t->n != n && !(t->n == 3 && n < 3)) {
+            return false;
         }
-        return n == 4;
+        for (int i = 0; i < n; i++) {
+            out[i] = (float)lanes[i];
+        }
+        return true;
     }
     if (lua_type(L, idx) != LUA_TTABLE) {
         return false;
@@ -135,35 +158,12 @@ bool rill__script_to_vec(lua_State *L, int idx, float *out, int n) {
     return true;
 }
 
-static int vec_lanes(rill_field_type t) {
-    switch (t) {
-    case RILL_FIELD_VEC2:
-        return 2;
-    case RILL_FIELD_VEC3:
-        return 3;
-    case RILL_FIELD_VEC4:
-    case RILL_FIELD_QUAT:
-    case RILL_FIELD_COLOR:
-        return 4;
-    default:
-        return 0;
-    }
-}
-
 static void push_element(lua_State *L, rill_scripts *s, const rill_field *f, const void *p) {
     int lanes = vec_lanes(f->type);
     if (lanes) {
         float v[4];
         memcpy(v, p, sizeof(float) * (size_t)lanes);
-        if (f->type == RILL_FIELD_VEC3 || f->type == RILL_FIELD_QUAT) {
-            rill__script_push_vec(L, s, v, lanes);
-        } else {
-            lua_createtable(L, 0, lanes);
-            for (int i = 0; i < lanes; i++) {
-                lua_pushnumber(L, (lua_Number)v[i]);
-                lua_setfield(L, -2, LANES[i]);
-            }
-        }
+        push_lanes(L, s, f->type, v);
         return;
     }
     switch (f->type) {
@@ -234,7 +234,7 @@ static void push_field(lua_State *L, rill_scripts *s, const rill_field *f, const
 
 static int bad_value(lua_State *L, const char *comp, const rill_field *f, int idx) {
     return luaL_error(L, "%s.%s is a %s; cannot set it to a %s value", comp, f->name,
-                      rill_field_type_name(f->type), luaL_typename(L, idx));
+                      rill_field_type_name(f->type), rill__script_value_name(L, idx));
 }
 
 /* Converts the Lua value at idx into one element of the field's storage at out (raises). */

@@ -1,4 +1,5 @@
-/* lanes.c: what the scripts' small value types of n double lanes (vec3, quat) share: reading an
+/* lanes.c: what the scripts' small value types of n double lanes (vec2, vec3, vec4, color, quat)
+ * share: reading an
  * argument (the userdata, or a table it is read from), the lane a field name picks, the field
  * read and write metamethods with their errors, ==, tostring and the constructor, and making
  * the metatable and the global. Each type names itself with a script_lanes (its name, lane
@@ -20,47 +21,84 @@ void rill__script_lanes_arg(lua_State *L, const script_lanes *t, int idx, const 
     }
     float f[SCRIPT_LANES_MAX];
     if (!rill__script_to_vec(L, idx, f, t->n)) {
-        luaL_error(L, "%s: expected a %s, got a %s", op, t->type, luaL_typename(L, idx));
+        luaL_error(L, "%s: expected a %s, got a %s", op, t->type, rill__script_value_name(L, idx));
     }
     for (int i = 0; i < t->n; i++) {
         out[i] = f[i];
     }
 }
 
-/* The lane a key names (its index in t->names), or -1 for any other key. */
+const double *rill__script_lanes_value(lua_State *L, int idx, const script_lanes **out_t) {
+    void *p = lua_touserdata(L, idx);
+    if (!p || !lua_getmetatable(L, idx)) {
+        return NULL;
+    }
+    const void *meta = lua_topointer(L, -1);
+    lua_pop(L, 1);
+    const rill_scripts *s = rill__script_get(L);
+    for (int i = 0; i < s->lanes_types; i++) {
+        if (s->lanes_meta[i] == meta) {
+            *out_t = s->lanes_type[i];
+            return p;
+        }
+    }
+    return NULL;
+}
+
+const char *rill__script_value_name(lua_State *L, int idx) {
+    const script_lanes *t;
+    return rill__script_lanes_value(L, idx, &t) ? t->type : luaL_typename(L, idx);
+}
+
+/* The lane a key names (its index in t->names or t->aliases), or -1 for any other key. */
 static int lane_of(lua_State *L, const script_lanes *t, int idx) {
     if (lua_type(L, idx) != LUA_TSTRING) {
         return -1;
     }
     size_t len;
     const char *k = lua_tolstring(L, idx, &len);
-    const char *at = len == 1 ? memchr(t->names, k[0], (size_t)t->n) : NULL;
-    return at ? (int)(at - t->names) : -1;
+    if (len != 1) {
+        return -1;
+    }
+    const char *at = memchr(t->names, k[0], (size_t)t->n);
+    if (at) {
+        return (int)(at - t->names);
+    }
+    at = t->aliases ? memchr(t->aliases, k[0], (size_t)t->n) : NULL;
+    return at ? (int)(at - t->aliases) : -1;
 }
 
 /* "x, y, z" for names "xyz", into buf (cap >= 3 * SCRIPT_LANES_MAX). */
-static const char *field_list(const script_lanes *t, char *buf) {
+static const char *name_list(const char *names, int n, char *buf) {
     char *p = buf;
-    for (int i = 0; i < t->n; i++) {
+    for (int i = 0; i < n; i++) {
         if (i) {
             *p++ = ',';
             *p++ = ' ';
         }
-        *p++ = t->names[i];
+        *p++ = names[i];
     }
     *p = '\0';
     return buf;
 }
 
+static const char *field_list(const script_lanes *t, char *buf) {
+    return name_list(t->names, t->n, buf);
+}
+
 static int no_field(lua_State *L, const script_lanes *t, int key) {
-    char fields[3 * SCRIPT_LANES_MAX];
+    char fields[3 * SCRIPT_LANES_MAX], aliases[3 * SCRIPT_LANES_MAX + 8] = "";
     field_list(t, fields);
-    if (lua_type(L, key) == LUA_TSTRING) {
-        return luaL_error(L, "%s has no field '%s' (its fields: %s)", t->type, lua_tostring(L, key),
-                          fields);
+    if (t->aliases) {
+        memcpy(aliases, "; or ", 6);
+        name_list(t->aliases, t->n, aliases + 5);
     }
-    return luaL_error(L, "%s has no field %s (its fields: %s)", t->type, luaL_typename(L, key),
-                      fields);
+    if (lua_type(L, key) == LUA_TSTRING) {
+        return luaL_error(L, "%s has no field '%s' (its fields: %s%s)", t->type,
+                          lua_tostring(L, key), fields, aliases);
+    }
+    return luaL_error(L, "%s has no field %s (its fields: %s%s)", t->type, luaL_typename(L, key),
+                      fields, aliases);
 }
 
 /* >>metamethods (the type's script_lanes is upvalue 1; __index has the methods as upvalue 2) -- */
@@ -172,7 +210,14 @@ void rill__script_lanes_open(lua_State *L, const script_lanes *t, const luaL_Reg
     set_closure(L, t, lanes_tostring, "__tostring");
     lua_pushvalue(L, m);
     lua_setfield(L, -2, "__metatable");
+    lua_pushstring(L, t->type);
+    lua_setfield(L, -2, "__name");
     *out_meta = lua_topointer(L, -1);
+    rill_scripts *s = rill__script_get(L);
+    if (s->lanes_types < SCRIPT_LANES_TYPES) {
+        s->lanes_type[s->lanes_types] = t;
+        s->lanes_meta[s->lanes_types++] = *out_meta;
+    }
     *out_mt = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_newtable(L); /* the global: type(...), type.method(a, ...) */
     lua_createtable(L, 0, 3);

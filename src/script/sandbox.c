@@ -423,11 +423,12 @@ static int open_protected(lua_State *L) {
     /* The real globals table keeps nothing a script could reach: scripts never see it. */
     lua_pushvalue(L, g);
     lua_setfield(L, LUA_REGISTRYINDEX, "rill.sandbox");
-    /* vec3 and quat: C userdata types (api_vec3.c, api_quat.c). */
+    /* vec3, quat, vec2, vec4 and color: C userdata types (api_vec3.c, api_quat.c, api_vecs.c). */
     rill__script_open_vec3(L, s);
     lua_setfield(L, g, "vec3");
     rill__script_open_quat(L, s);
     lua_setfield(L, g, "quat");
+    rill__script_open_vecs(L, s, g);
     /* The env metatable: globals fall through to the sandbox; getmetatable(_ENV) shows nothing. */
     lua_newtable(L);
     lua_pushvalue(L, g);

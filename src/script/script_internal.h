@@ -1,8 +1,8 @@
 /* script_internal.h: the script system's private state, shared by its files: scripts.c (the
  * system, instances and lifecycle), sandbox.c (the state, globals, require, budget and memory
  * limit), api_world.c (entities and components through reflection), api_engine.c (log, scenes,
- * timers, input, raycasts, channels, cameras, events), api_vec3.c and api_quat.c (the vec3 and
- * quat types) and lanes.c (what those two share). */
+ * timers, input, raycasts, channels, cameras, events), api_vec3.c, api_quat.c and api_vecs.c (the
+ * vec3, quat, vec2, vec4 and color types) and lanes.c (what those types share). */
 #ifndef RILL_SCRIPT_INTERNAL_H
 #define RILL_SCRIPT_INTERNAL_H
 
@@ -17,6 +17,8 @@
 #define SCRIPT_MT_ENTITY "rill.entity"
 #define SCRIPT_MT_COMPONENT "rill.component"
 #define SCRIPT_MT_SCENE "rill.scene"
+/* The lanes types (lanes.c): vec2, vec3, vec4, color and quat. */
+#define SCRIPT_LANES_TYPES 5
 
 /* One script file: its environment (the globals the file defined) and callback references. */
 typedef enum script_cb {
@@ -97,13 +99,18 @@ struct rill_scripts {
     rill_event_reader contact_begin, contact_end, picked;
     int loaded_modules;   /* registry ref: require's cache */
     int sandbox_mt;       /* registry ref: the metatable whose __index is the sandbox globals */
-    int vec3_mt, quat_mt; /* registry refs */
+    int vec3_mt, quat_mt, vec2_mt, vec4_mt, color_mt; /* registry refs */
     int field_tables;     /* registry ref: component id -> {field name = index + 1} (api_world.c) */
     int entity_mt, component_mt; /* registry refs of the two metatables (also under their names) */
     int lane_key[8];             /* registry refs of the strings x y z w r g b a */
     /* The addresses of the entity, component proxy and vec3 metatables (kept alive by the refs
      * above; Lua never moves an object): a type test compares one pointer. */
-    const void *entity_meta, *component_meta, *vec3_meta, *quat_meta;
+    const void *entity_meta, *component_meta, *vec3_meta, *quat_meta, *vec2_meta, *vec4_meta,
+        *color_meta;
+    /* The lanes types as opened (lanes.c): each one's description and metatable address. */
+    const struct script_lanes *lanes_type[SCRIPT_LANES_TYPES];
+    const void *lanes_meta[SCRIPT_LANES_TYPES];
+    int lanes_types;
     rill_scripts_stats stats;
 };
 
@@ -141,10 +148,15 @@ typedef struct script_lanes {
     const double *(*test)(lua_State *L, int idx); /* the lanes of the value at idx, or NULL */
     const double *unset;                          /* the constructor's value for a lane not given */
     void (*push)(lua_State *L, const double *v);  /* pushes a new value of these lanes */
+    const char *aliases; /* other names of the same lanes in order ("xyzw" for color), or NULL */
 } script_lanes;
 /* An argument of type t (or a table it is read from) into out; raises naming op and the type. */
 void rill__script_lanes_arg(lua_State *L, const script_lanes *t, int idx, const char *op,
                             double *out);
+/* The lanes of the lanes-type value at idx (its type into *out_t), or NULL for any other value. */
+const double *rill__script_lanes_value(lua_State *L, int idx, const script_lanes **out_t);
+/* The name of the value at idx for messages: a lanes type's name ("vec2"), else its Lua type's. */
+const char *rill__script_value_name(lua_State *L, int idx);
 /* Makes t's metatable (methods plus meta, with the shared __index, __newindex, __eq and
  * __tostring; its registry ref into *out_mt, its address into *out_meta) and pushes the global
  * (callable as the constructor, indexing the methods). getmetatable(v) gives the methods. */
@@ -159,6 +171,13 @@ void rill__script_push_vec3(lua_State *L, rill_scripts *s, const double v[3]);
 const double *rill__script_test_vec3(lua_State *L, int idx);
 /* A vec3 argument (or a table a vec3 is read from) into out; raises naming op and the type. */
 void rill__script_arg_vec3(lua_State *L, int idx, const char *op, double out[3]);
+
+/* api_vecs.c */
+/* Makes the vec2, vec4 and color types and sets their globals into the table at g. */
+void rill__script_open_vecs(lua_State *L, rill_scripts *s, int g);
+void rill__script_push_vec2(lua_State *L, const double v[2]);
+void rill__script_push_vec4(lua_State *L, const double v[4]);
+void rill__script_push_color(lua_State *L, const double v[4]);
 
 /* api_quat.c */
 /* Makes the quat type (s->quat_mt) and pushes the `quat` global. */

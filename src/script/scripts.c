@@ -330,18 +330,14 @@ typedef struct start_job {
     int self;
 } start_job;
 
-/* A copy of a property default: vec3s and quats are copied, other tables one level deep, so one
- * instance changing its self.offset.x does not change every other instance's. */
+/* A copy of a property default: vec3s, quats and the other lanes values are copied, other tables
+ * one level deep, so one instance changing its self.offset.x does not change every other
+ * instance's. */
 static void push_copy(lua_State *L, int idx) {
-    rill_scripts *s = rill__script_get(L);
-    const double *v = rill__script_test_vec3(L, idx);
+    const script_lanes *t;
+    const double *v = rill__script_lanes_value(L, idx, &t);
     if (v) {
-        rill__script_push_vec3(L, s, v);
-        return;
-    }
-    const double *q = rill__script_test_quat(L, idx);
-    if (q) {
-        rill__script_push_quat(L, s, q);
+        t->push(L, v);
         return;
     }
     if (lua_type(L, idx) != LUA_TTABLE) {
@@ -395,12 +391,13 @@ static int start_protected(lua_State *L) {
             return luaL_error(L, "its properties do not parse: %s", lua_tostring(L, -1));
         }
         /* Evaluated with nothing but the math types in reach. */
-        lua_createtable(L, 0, 2);
+        static const char *const TYPES[] = {"vec3", "quat", "vec2", "vec4", "color"};
+        lua_createtable(L, 0, 5);
         lua_getfield(L, LUA_REGISTRYINDEX, "rill.sandbox");
-        lua_getfield(L, -1, "vec3");
-        lua_setfield(L, -3, "vec3");
-        lua_getfield(L, -1, "quat");
-        lua_setfield(L, -3, "quat");
+        for (int i = 0; i < 5; i++) {
+            lua_getfield(L, -1, TYPES[i]);
+            lua_setfield(L, -3, TYPES[i]);
+        }
         lua_pop(L, 1);
         lua_setupvalue(L, -2, 1);
         lua_call(L, 0, 1);

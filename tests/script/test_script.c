@@ -19,6 +19,9 @@ typedef struct counter {
     const char *text;
     float dir[3];
     bool flag;
+    float uv[2];
+    float box[4];
+    float tint[4];
 } counter;
 
 typedef struct fixture {
@@ -64,6 +67,9 @@ static void open_fixture(fixture *f, const char *name) {
         RILL_FIELD(counter, text, STRING),
         RILL_FIELD(counter, dir, VEC3),
         RILL_FIELD(counter, flag, BOOL),
+        RILL_FIELD(counter, uv, VEC2),
+        RILL_FIELD(counter, box, VEC4),
+        RILL_FIELD(counter, tint, COLOR),
     };
     f->counter =
         rill_world_register_component(f->w, &(rill_type_desc){.name = "Counter",
@@ -447,6 +453,80 @@ static void test_vec3_type(void **state) {
     const counter *c = get_counter(&f, e);
     assert_true(c->dir[0] == 0.0f && c->dir[1] == 2.0f && c->dir[2] == 0.0f);
     assert_true(rill_scripts_running(f.s, e));
+    close_fixture(&f);
+}
+
+/* The vec2, vec4 and color types (userdata of two, four and four doubles, lanes types like vec3):
+ * a field read is a fresh copy; the constructors' defaults; a colour's lanes r, g, b, a are also
+ * x, y, z, w; tables are still taken for writes; a value of another lane count is refused naming
+ * both types; bad fields and lanes are errors naming the script line; a built-in component's
+ * fields (Camera.clear_color, the clamped Camera.viewport) read as these types; a property
+ * default of these types is each instance's own copy. */
+static void test_vecs_types(void **state) {
+    (void)state;
+    fixture f;
+    open_fixture(&f, "script_vecs");
+    write_script(
+        &f, "vecs.lua",
+        "local function check(c, bit) if c then self_bits = (self_bits or 0) | (1 << bit) end end\n"
+        "properties = { spot = vec2(1, 1) }\n"
+        "function update(self, dt)\n"
+        "  if rill.frame() ~= 2 then return end\n"
+        "  local c = self.entity.Counter\n"
+        "  c.uv = vec2(1, 2)\n"
+        "  local a, b = c.uv, c.uv\n"
+        "  check(type(a) == 'userdata' and a == b and not rawequal(a, b) and a == vec2(1, 2) and tostring(a) == 'vec2(1, 2)', 0)\n"
+        "  a.y = 20\n"
+        "  check(b.y == 2 and c.uv.y == 2, 1)\n"
+        "  c.uv = a\n"
+        "  check(c.uv == vec2(1, 20) and vec2(1) == vec2(1, 0) and vec2() == vec2(0, 0), 2)\n"
+        "  c.box = vec4(1, 2, 3, 4)\n"
+        "  check(c.box == vec4(1, 2, 3, 4) and c.box.w == 4 and vec4() == vec4(0, 0, 0, 0) and tostring(vec4(1, 2.5, 0, -1)) == 'vec4(1, 2.5, 0, -1)', 3)\n"
+        "  c.tint = color(1, 0.5, 0.25)\n"
+        "  local t = c.tint\n"
+        "  check(t.r == 1 and t.g == 0.5 and t.b == 0.25 and t.a == 1 and t.x == 1 and t.y == 0.5 and t.w == 1 and tostring(t) == 'color(1, 0.5, 0.25, 1)' and color() == color(0, 0, 0, 1), 4)\n"
+        "  t.x = 0 t.a = 0.5\n"
+        "  check(t == color(0, 0.5, 0.25, 0.5) and t.r == 0 and c.tint.r == 1, 5)\n"
+        "  c.tint = {r = 0, g = 1, b = 0, a = 1} c.uv = {3, 4} c.box = {x = 1, y = 1, z = 1, w = 1}\n"
+        "  check(c.tint == color(0, 1, 0, 1) and c.uv == vec2(3, 4) and c.box == vec4(1, 1, 1, 1), 6)\n"
+        "  c.tint = vec4(0.25, 0.25, 0.25, 1) c.uv = vec3(5, 6, 7)\n"
+        "  check(c.tint == color(0.25, 0.25, 0.25, 1) and c.uv == vec2(5, 6) and vec4(1, 2, 3, 4) ~= color(1, 2, 3, 4) and vec2(0, 0) ~= vec3(0, 0, 0), 7)\n"
+        "  local ok, err = pcall(function() return t.q end)\n"
+        "  check(not ok and err:find(\"vecs.lua:24: color has no field 'q' (its fields: r, g, b, a; or x, y, z, w)\", 1, true) ~= nil, 8)\n"
+        "  ok, err = pcall(function() return a.z end)\n"
+        "  check(not ok and err:find(\"vecs.lua:26: vec2 has no field 'z' (its fields: x, y)\", 1, true) ~= nil, 9)\n"
+        "  ok, err = pcall(function() t.x = 'red' end)\n"
+        "  check(not ok and err:find('vecs.lua:28: color.r is a number', 1, true) ~= nil, 10)\n"
+        "  ok, err = pcall(function() return vec2(1, 'two') end)\n"
+        "  check(not ok and err:find('vecs.lua:30: vec2(x, y): y is a string', 1, true) ~= nil, 11)\n"
+        "  ok, err = pcall(function() c.uv = color(1, 2, 3, 4) end)\n"
+        "  check(not ok and err:find('vecs.lua:32: Counter.uv is a vec2; cannot set it to a color value', 1, true) ~= nil, 12)\n"
+        "  ok, err = pcall(function() c.box = vec2(1, 2) end)\n"
+        "  check(not ok and err:find('vecs.lua:34: Counter.box is a vec4; cannot set it to a vec2 value', 1, true) ~= nil, 13)\n"
+        "  local cam = rill.spawn{name = 'vc', Camera = {clear_color = color(0.5, 0.25, 0.125), viewport = vec4(0, 0, 0.5, 2)}}\n"
+        "  local cc = cam.Camera.clear_color\n"
+        "  check(cc == color(0.5, 0.25, 0.125, 1) and cc.x == cc.r and cam.Camera.viewport == vec4(0, 0, 0.5, 1), 14)\n"
+        "  check(self.spot == vec2(1, 1) and self.tint == color(1, 0, 0, 1) and type(self.tint) == 'userdata', 15)\n"
+        "  self.spot.x = 9\n"
+        "  c.count = self_bits\n"
+        "end\n");
+    rill_entity e[2] = {spawn_scripted(&f, "v1", "vecs.lua", "tint = color(1, 0, 0)"),
+                        spawn_scripted(&f, "v2", "vecs.lua", "tint = color(1, 0, 0)")};
+    frames(&f, 3);
+    for (int i = 0; i < 2; i++) {
+        int32_t bits = get_counter(&f, e[i])->count;
+        for (int b = 0; b <= 15; b++) {
+            if (!(bits & (1 << b))) {
+                fail_msg("vecs check %d of instance %d failed (bits 0x%x); last log: %s", b, i,
+                         (unsigned)bits, f.log.last_msg);
+            }
+        }
+        const counter *c = get_counter(&f, e[i]);
+        assert_true(c->uv[0] == 5.0f && c->uv[1] == 6.0f);
+        assert_true(c->tint[0] == 0.25f && c->tint[2] == 0.25f && c->tint[3] == 1.0f);
+        assert_true(c->box[0] == 1.0f && c->box[3] == 1.0f);
+        assert_true(rill_scripts_running(f.s, e[i]));
+    }
     close_fixture(&f);
 }
 
@@ -906,6 +986,7 @@ int main(void) {
         cmocka_unit_test(test_cached_lookups),
         cmocka_unit_test(test_vec3_type),
         cmocka_unit_test(test_quat_type),
+        cmocka_unit_test(test_vecs_types),
         cmocka_unit_test(test_log_names_script),
         cmocka_unit_test(test_load_scene),
         cmocka_unit_test(test_sandbox_refuses),
