@@ -43,12 +43,12 @@ static const double *test_color(lua_State *L, int idx) {
     return rill__script_test_udata(L, idx, rill__script_get(L)->color_meta);
 }
 
-static const double ZERO[4] = {0, 0, 0, 0};     /* vec2() and vec4() are all 0 */
-static const double OPAQUE[4] = {0, 0, 0, 1};   /* color() is opaque black */
+static const double ZERO[4] = {0, 0, 0, 0};   /* vec2() and vec4() are all 0 */
+static const double OPAQUE[4] = {0, 0, 0, 1}; /* color() is opaque black */
 static const script_lanes VEC2 = {2, "vec2", "xy", test_vec2, ZERO, rill__script_push_vec2, NULL};
 static const script_lanes VEC4 = {4, "vec4", "xyzw", test_vec4, ZERO, rill__script_push_vec4, NULL};
-static const script_lanes COLOR = {4,      "color", "rgba", test_color, OPAQUE,
-                                   rill__script_push_color, "xyzw"};
+static const script_lanes COLOR = {
+    4, "color", "rgba", test_color, OPAQUE, rill__script_push_color, "xyzw"};
 
 /* >>opening ----------------------------------------------------------------------------------- */
 

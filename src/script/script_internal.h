@@ -97,10 +97,10 @@ struct rill_scripts {
     uint64_t frame;
     rill_event_reader scene_loaded, scene_failed;
     rill_event_reader contact_begin, contact_end, picked;
-    int loaded_modules;   /* registry ref: require's cache */
-    int sandbox_mt;       /* registry ref: the metatable whose __index is the sandbox globals */
+    int loaded_modules; /* registry ref: require's cache */
+    int sandbox_mt;     /* registry ref: the metatable whose __index is the sandbox globals */
     int vec3_mt, quat_mt, vec2_mt, vec4_mt, color_mt; /* registry refs */
-    int field_tables;     /* registry ref: component id -> {field name = index + 1} (api_world.c) */
+    int field_tables; /* registry ref: component id -> {field name = index + 1} (api_world.c) */
     int entity_mt, component_mt; /* registry refs of the two metatables (also under their names) */
     int lane_key[8];             /* registry refs of the strings x y z w r g b a */
     /* The addresses of the entity, component proxy and vec3 metatables (kept alive by the refs
