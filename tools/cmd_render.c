@@ -621,6 +621,7 @@ int rill_cmd_render(int argc, char **argv) {
     rill_render_debug_desc dd = rill_cli_debug_desc(panel, true);
     rill_renderer_set_debug(r, &dd);
     char material_json[16384] = "";
+    uint32_t views = 1; /* the last frame's: its visible count sums them */
     rill_cli_step("rendering %u frame%s at %ux%u", o.frames, o.frames == 1 ? "" : "s", o.w, o.h);
     for (uint32_t f = 0; f < frames; f++) {
         rill_app_frame(app);
@@ -637,6 +638,7 @@ int rill_cmd_render(int argc, char **argv) {
                            o.camera, RILL_RENDER_MAX_VIEWS);
             goto done;
         }
+        views = snap.view_count > 1 ? snap.view_count : 1u;
         if (panel == RILL_RENDER_PANEL_MATERIAL && f + 1 == frames) {
             material_panel(&o, c, r, &snap, material_json, sizeof(material_json));
         }
@@ -654,12 +656,16 @@ int rill_cmd_render(int argc, char **argv) {
     rc = 0;
     rill_render_stats s;
     rill_renderer_stats(r, &s);
-    printf("rendered %s -> %s (%ux%u, %u frames, %u/%u instances visible, %u draws) on %s\n",
+    char over[48] = ""; /* several cameras: each view counts what it sees */
+    if (views > 1) {
+        snprintf(over, sizeof over, " (summed over %u views)", views);
+    }
+    printf("rendered %s -> %s (%ux%u, %u frames, %u/%u instances visible%s, %u draws) on %s\n",
            o.input  ? o.input
            : o.pack ? o.pack
                     : "appended pack",
-           o.out, o.w, o.h, o.frames, s.instances_visible, s.instances_submitted, s.draw_calls,
-           s.device_name);
+           o.out, o.w, o.h, o.frames, s.instances_visible, s.instances_submitted, over,
+           s.draw_calls, s.device_name);
     if (material_json[0]) {
         printf("material: %s\n", material_json);
     }

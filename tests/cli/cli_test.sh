@@ -1915,12 +1915,15 @@ render_cameras)
     pass_in() { grep -Eq "^ *[0-9]+ $1\$" out.txt; }
     run 0 render "$s" --size 96x64 --validation --dump-graph --out both.png
     expect_png both.png 500
+    # Each view counts what it sees: the summary says the visible count is their sum.
+    expect_out "instances visible (summed over 2 views)"
     for p in opaque opaque.1 tonemapping.1 compose bloom_down0; do
         pass_in "$p" || fail "split screen graph lacks pass '$p'"
     done
     pass_in bloom_down0.1 && fail "bloom ran for the right camera, which has none"
     run 0 render "$s" --size 96x64 --validation --camera Right --dump-graph --out right.png
     pass_in opaque || fail "--camera Right drew nothing"
+    grep -q "summed over" out.txt && fail "--camera Right counted more than one view"
     for p in opaque.1 compose bloom_down0; do
         pass_in "$p" && fail "--camera Right drew more than Right ($p)"
     done
