@@ -6,6 +6,7 @@
 #include "rill/formats/image.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* >>noise */
@@ -54,6 +55,28 @@ float rill_terrain_noise(uint32_t seed, float noise_scale, float x, float z) {
 
 /* >>files */
 
+/* The chunk counts and resolution a w x h heightmap fits as it is ("; it fits chunks_x: 7,
+ * chunks_z: 7, resolution: 74"): resolution - 1 divides both sides less one, at most 256 chunks
+ * a side; the resolution nearest the default 129 when several do. "" when none does. */
+static void fit_hint(uint32_t w, uint32_t h, char *out, size_t cap) {
+    uint32_t best = 0;
+    for (uint32_t d = 1; w > 1 && h > 1 && d < RILL_TERRAIN_MAX_RESOLUTION; d++) {
+        if ((w - 1) % d || (h - 1) % d || (w - 1) / d > RILL_TERRAIN_MAX_CHUNKS_SIDE ||
+            (h - 1) / d > RILL_TERRAIN_MAX_CHUNKS_SIDE) {
+            continue;
+        }
+        uint32_t gap = d > 128 ? d - 128 : 128 - d, best_gap = best > 128 ? best - 128 : 128 - best;
+        if (!best || gap < best_gap) {
+            best = d;
+        }
+    }
+    out[0] = '\0';
+    if (best) {
+        snprintf(out, cap, "; it fits chunks_x: %u, chunks_z: %u, resolution: %u", (w - 1) / best,
+                 (h - 1) / best, best + 1);
+    }
+}
+
 static rill_result read_png(const uint8_t *data, size_t size, const char *path, uint32_t sx,
                             uint32_t sz, float *out, rill_error *err) {
     uint32_t w = 0, h = 0;
@@ -64,10 +87,12 @@ static rill_result read_png(const uint8_t *data, size_t size, const char *path, 
     }
     if (w != sx || h != sz) {
         rill_free(samples);
+        char hint[96];
+        fit_hint(w, h, hint, sizeof hint);
         return rill_error_set(err, RILL_ERR_CORRUPT,
                               "%s: heightmap is %ux%u, the terrain needs %ux%u samples "
-                              "(chunks * (resolution - 1) + 1 a side)",
-                              path, w, h, sx, sz);
+                              "(chunks * (resolution - 1) + 1 a side)%s",
+                              path, w, h, sx, sz, hint);
     }
     for (size_t i = 0; i < (size_t)sx * sz; i++) {
         out[i] = (float)samples[i] / 65535.0f;

@@ -557,6 +557,21 @@ static void test_hostile_heightmaps(void **state) {
     rill_terrain t = small_terrain(2, 2); /* 17 x 17 */
     write_u16_png(&f, "small.png", 16, 17, 16);
     expect_load_error(&f, &t, "small.png", RILL_ERR_CORRUPT, "17x17");
+    /* A map of another size says which chunks and resolution take it as it is (21 and 14 samples
+     * less one: chunks of 7, the divisor nearest the default), or nothing when none do (257 is
+     * prime and over 256 chunks). */
+    write_u16_png(&f, "other.png", 22, 15, 16);
+    expect_load_error(&f, &t, "other.png", RILL_ERR_CORRUPT,
+                      "it fits chunks_x: 3, chunks_z: 2, resolution: 8");
+    write_u16_png(&f, "nofit.png", 258, 2, 16);
+    expect_load_error(&f, &t, "nofit.png", RILL_ERR_CORRUPT, "17x17 samples");
+    {
+        float *hh = NULL;
+        uint32_t hx = 0, hz = 0;
+        rill_error e2 = {0};
+        rill_terrain_load_heights(f.vfs, &t, "nofit.png", &hh, &hx, &hz, &e2);
+        assert_null(strstr(e2.msg, "fits"));
+    }
     write_u16_png(&f, "eight.png", 17, 17, 8); /* 8-bit is fine: widened */
     float *h = NULL;
     uint32_t sx, sz;
