@@ -4,6 +4,8 @@
  *                 (median, best, mean of F frames; default 200), the issue's aim being <= 4 ms;
  *   rotate10k     the same with each update turning its Transform rotation by a step (a quat
  *                 read, a product, a write);
+ *   arith10k      the same with each update moving its translation by vec3 arithmetic (a read,
+ *                 a lerp method call, a product, a sum, a write);
  *   script_free   rill_scripts_update on a world of N entities with no Script, per frame (the
  *                 cost a game without scripts pays; the aim is zero);
  *   reload        a saved script to its new version running: rewrite + rill_scripts_reload_changed
@@ -90,6 +92,48 @@ static void spawn(bench *b, uint32_t n, const char *script) {
     }
 }
 
+/* Starts the instances (init), then runs and times `frames` updates. */
+static void time_updates(bench *b, uint32_t frames, uint64_t *ns, uint64_t *cpu) {
+    rill_scripts_update(b->s, 1.0 / 60.0);
+    for (uint32_t f = 0; f < frames; f++) {
+        uint64_t t0 = rill_time_ns(), c0 = rill_thread_cpu_ns();
+        rill_scripts_update(b->s, 1.0 / 60.0);
+        ns[f] = rill_time_ns() - t0;
+        cpu[f] = rill_thread_cpu_ns() - c0;
+    }
+}
+
+/* arith10k: each update moves its translation by vec3 arithmetic; the check line compares the
+ * first entity's y with the same steps in C. */
+static void bench_arith(const char *dir, uint32_t n, uint32_t frames, uint64_t *ns, uint64_t *cpu) {
+    char path[600];
+    snprintf(path, sizeof(path), "%s/arith.lua", dir);
+    write_file(path, "local GOAL, UP = vec3(0, 10, 0), vec3(0, 1, 0)\n"
+                     "function update(self, dt)\n"
+                     "  local t = self.entity.Transform\n"
+                     "  t.translation = t.translation:lerp(GOAL, 0.01) + UP * dt\n"
+                     "end\n");
+    bench b;
+    open_bench(&b, dir);
+    spawn(&b, n, "arith.lua");
+    time_updates(&b, frames, ns, cpu);
+    report("arith10k", n, ns, cpu, frames);
+    rill_scripts_stats st;
+    rill_scripts_get_stats(b.s, &st);
+    const rill_transform *t0 =
+        rill_world_get(b.w, RILL_ENTITY_MAKE(0, 1), RILL_COMPONENT_TRANSFORM);
+    float y = 0;
+    for (uint32_t f = 0; f <= frames; f++) {
+        y = (float)(y + (10.0 - y) * 0.01 + 1.0 / 60.0);
+    }
+    printf("{\"bench\":\"script\",\"case\":\"arith10k_check\",\"running\":%u,\"errors\":%u,"
+           "\"lua_bytes\":%zu,\"first_y\":%.4f,\"expected_y\":%.4f}\n",
+           st.running, st.errors, st.memory_bytes, t0 ? (double)t0->translation[1] : -1.0,
+           (double)y);
+    close_bench(&b);
+    unlink(path);
+}
+
 int main(int argc, char **argv) {
     uint32_t n = argc > 1 ? (uint32_t)atoi(argv[1]) : 10000;
     uint32_t frames = argc > 2 ? (uint32_t)atoi(argv[2]) : 200;
@@ -115,13 +159,7 @@ int main(int argc, char **argv) {
     bench b;
     open_bench(&b, dir);
     spawn(&b, n, "mover.lua");
-    rill_scripts_update(b.s, 1.0 / 60.0); /* instances start (init) */
-    for (uint32_t f = 0; f < frames; f++) {
-        uint64_t t0 = rill_time_ns(), c0 = rill_thread_cpu_ns();
-        rill_scripts_update(b.s, 1.0 / 60.0);
-        ns[f] = rill_time_ns() - t0;
-        cpu[f] = rill_thread_cpu_ns() - c0;
-    }
+    time_updates(&b, frames, ns, cpu);
     report("transform10k", n, ns, cpu, frames);
     rill_scripts_stats st;
     rill_scripts_get_stats(b.s, &st);
@@ -144,13 +182,7 @@ int main(int argc, char **argv) {
                           "end\n");
     open_bench(&b, dir);
     spawn(&b, n, "spin.lua");
-    rill_scripts_update(b.s, 1.0 / 60.0);
-    for (uint32_t f = 0; f < frames; f++) {
-        uint64_t t1 = rill_time_ns(), c1 = rill_thread_cpu_ns();
-        rill_scripts_update(b.s, 1.0 / 60.0);
-        ns[f] = rill_time_ns() - t1;
-        cpu[f] = rill_thread_cpu_ns() - c1;
-    }
+    time_updates(&b, frames, ns, cpu);
     report("rotate10k", n, ns, cpu, frames);
     rill_scripts_get_stats(b.s, &st);
     t0 = rill_world_get(b.w, RILL_ENTITY_MAKE(0, 1), RILL_COMPONENT_TRANSFORM);
@@ -160,6 +192,7 @@ int main(int argc, char **argv) {
            cos(0.01 * (frames + 1) / 2));
     close_bench(&b);
     unlink(spin_path);
+    bench_arith(dir, n, frames, ns, cpu);
 
     open_bench(&b, dir);
     spawn(&b, n, NULL);

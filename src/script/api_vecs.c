@@ -1,6 +1,7 @@
 /* api_vecs.c: the scripts' vec2, vec4 and color, full userdata of two, four and four doubles, like
  * vec3 (api_vec3.c): `v.x` .. read and write the lanes (any other name is an error naming the
- * script line), `==`, tostring and the constructors vec2(x, y), vec4(x, y, z, w) and
+ * script line), `+ - * /`, unary minus, `==`, tostring, the methods dot, length, normalized,
+ * lerp, distance and copy, and the constructors vec2(x, y), vec4(x, y, z, w) and
  * color(r, g, b, a) (lanes not given are 0, a colour's alpha 1). A colour's lanes are r, g, b, a,
  * also read and written as x, y, z, w. A field of these types reads as a new value each time (a
  * copy). Where one is taken, a table {x=, y=, ...}, {r=, g=, ...} or {1, 2, ...} is taken too.
@@ -43,12 +44,30 @@ static const double *test_color(lua_State *L, int idx) {
     return rill__script_test_udata(L, idx, rill__script_get(L)->color_meta);
 }
 
-static const double ZERO[4] = {0, 0, 0, 0};   /* vec2() and vec4() are all 0 */
-static const double OPAQUE[4] = {0, 0, 0, 1}; /* color() is opaque black */
-static const script_lanes VEC2 = {2, "vec2", "xy", test_vec2, ZERO, rill__script_push_vec2, NULL};
-static const script_lanes VEC4 = {4, "vec4", "xyzw", test_vec4, ZERO, rill__script_push_vec4, NULL};
-static const script_lanes COLOR = {
-    4, "color", "rgba", test_color, OPAQUE, rill__script_push_color, "xyzw"};
+static const double ZERO[4] = {0, 0, 0, 0};     /* vec2() and vec4() are all 0 */
+static const double OPAQUE[4] = {0, 0, 0, 1};   /* color() is opaque black */
+static const script_lanes VEC2 = {.n = 2,
+                                  .type = "vec2",
+                                  .names = "xy",
+                                  .test = test_vec2,
+                                  .unset = ZERO,
+                                  .push = rill__script_push_vec2,
+                                  .vector = true};
+static const script_lanes VEC4 = {.n = 4,
+                                  .type = "vec4",
+                                  .names = "xyzw",
+                                  .test = test_vec4,
+                                  .unset = ZERO,
+                                  .push = rill__script_push_vec4,
+                                  .vector = true};
+static const script_lanes COLOR = {.n = 4,
+                                   .type = "color",
+                                   .names = "rgba",
+                                   .aliases = "xyzw",
+                                   .test = test_color,
+                                   .unset = OPAQUE,
+                                   .push = rill__script_push_color,
+                                   .vector = true};
 
 /* >>opening ----------------------------------------------------------------------------------- */
 

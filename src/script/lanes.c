@@ -1,10 +1,12 @@
 /* lanes.c: what the scripts' small value types of n double lanes (vec2, vec3, vec4, color, quat)
- * share: reading an
- * argument (the userdata, or a table it is read from), the lane a field name picks, the field
- * read and write metamethods with their errors, ==, tostring and the constructor, and making
- * the metatable and the global. Each type names itself with a script_lanes (its name, lane
- * names, type test, constructor defaults and push); its own arithmetic and methods stay in its
- * file (api_vec3.c, api_quat.c). */
+ * share: reading an argument (the userdata, or a table it is read from), the lane a field name
+ * picks, the field read and write metamethods with their errors, ==, tostring and the
+ * constructor, and making the metatable and the global. Each type names itself with a
+ * script_lanes (its name, lane names, type test, constructor defaults and push). The vectors
+ * (vec2, vec3, vec4, color) share their per-lane arithmetic here too (+ - * /, unary -, dot,
+ * length, normalized, lerp, distance, copy); vec3's cross and all of quat's math stay in their
+ * files (api_vec3.c, api_quat.c). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -186,7 +188,185 @@ static int lanes_call(lua_State *L) {
     return 1;
 }
 
+/* >>vector arithmetic (per lane; a type with .vector set; upvalue 1 is its script_lanes) ------ */
+
+/* Operand idx of operator sym ("+"): raises "vec3 +: expected a vec3, got a number". */
+static void operand(lua_State *L, const script_lanes *t, int idx, const char *sym, double *out) {
+    const double *v = t->test(L, idx);
+    if (v) {
+        memcpy(out, v, sizeof(double) * (size_t)t->n);
+        return;
+    }
+    char op[32];
+    snprintf(op, sizeof(op), "%s %s", t->type, sym);
+    rill__script_lanes_arg(L, t, idx, op, out);
+}
+
+static int push_lanes(lua_State *L, const script_lanes *t, const double *v) {
+    t->push(L, v);
+    return 1;
+}
+
+static int vec_add(lua_State *L) {
+    const script_lanes *t = lanes_up(L);
+    double a[SCRIPT_LANES_MAX], b[SCRIPT_LANES_MAX];
+    operand(L, t, 1, "+", a);
+    operand(L, t, 2, "+", b);
+    for (int i = 0; i < t->n; i++) {
+        a[i] += b[i];
+    }
+    return push_lanes(L, t, a);
+}
+
+static int vec_sub(lua_State *L) {
+    const script_lanes *t = lanes_up(L);
+    double a[SCRIPT_LANES_MAX], b[SCRIPT_LANES_MAX];
+    operand(L, t, 1, "-", a);
+    operand(L, t, 2, "-", b);
+    for (int i = 0; i < t->n; i++) {
+        a[i] -= b[i];
+    }
+    return push_lanes(L, t, a);
+}
+
+static int vec_unm(lua_State *L) {
+    const script_lanes *t = lanes_up(L);
+    double a[SCRIPT_LANES_MAX];
+    operand(L, t, 1, "unary -", a);
+    for (int i = 0; i < t->n; i++) {
+        a[i] = -a[i];
+    }
+    return push_lanes(L, t, a);
+}
+
+/* s * a, a * s, or a * b per lane. */
+static int vec_mul(lua_State *L) {
+    const script_lanes *t = lanes_up(L);
+    double a[SCRIPT_LANES_MAX], b[SCRIPT_LANES_MAX];
+    bool scale_a = lua_type(L, 1) == LUA_TNUMBER; /* s * b */
+    if (scale_a) {
+        operand(L, t, 2, "*", b);
+        for (int i = 0; i < t->n; i++) {
+            a[i] = lua_tonumber(L, 1);
+        }
+    } else {
+        operand(L, t, 1, "*", a);
+        if (lua_type(L, 2) == LUA_TNUMBER) {
+            for (int i = 0; i < t->n; i++) {
+                b[i] = lua_tonumber(L, 2);
+            }
+        } else {
+            operand(L, t, 2, "*", b);
+        }
+    }
+    for (int i = 0; i < t->n; i++) {
+        a[i] *= b[i];
+    }
+    return push_lanes(L, t, a);
+}
+
+/* a / s, or a / b per lane. */
+static int vec_div(lua_State *L) {
+    const script_lanes *t = lanes_up(L);
+    double a[SCRIPT_LANES_MAX], b[SCRIPT_LANES_MAX];
+    operand(L, t, 1, "/", a);
+    if (lua_type(L, 2) == LUA_TNUMBER) {
+        for (int i = 0; i < t->n; i++) {
+            b[i] = lua_tonumber(L, 2);
+        }
+    } else {
+        operand(L, t, 2, "/", b);
+    }
+    for (int i = 0; i < t->n; i++) {
+        a[i] /= b[i];
+    }
+    return push_lanes(L, t, a);
+}
+
+static double dot_n(const double *a, const double *b, int n) {
+    double d = 0;
+    for (int i = 0; i < n; i++) {
+        d += a[i] * b[i];
+    }
+    return d;
+}
+
+/* The two arguments of method op (a:op(b) or type.op(a, b)). */
+static const script_lanes *two_args(lua_State *L, const char *op, double *a, double *b) {
+    const script_lanes *t = lanes_up(L);
+    rill__script_lanes_arg(L, t, 1, op, a);
+    rill__script_lanes_arg(L, t, 2, op, b);
+    return t;
+}
+
+static int vec_dot(lua_State *L) {
+    double a[SCRIPT_LANES_MAX], b[SCRIPT_LANES_MAX];
+    const script_lanes *t = two_args(L, "dot", a, b);
+    lua_pushnumber(L, dot_n(a, b, t->n));
+    return 1;
+}
+
+static int vec_length(lua_State *L) {
+    const script_lanes *t = lanes_up(L);
+    double a[SCRIPT_LANES_MAX];
+    rill__script_lanes_arg(L, t, 1, "length", a);
+    lua_pushnumber(L, sqrt(dot_n(a, a, t->n)));
+    return 1;
+}
+
+/* The unit vector along a; all zero for a zero vector. */
+static int vec_normalized(lua_State *L) {
+    const script_lanes *t = lanes_up(L);
+    double a[SCRIPT_LANES_MAX];
+    rill__script_lanes_arg(L, t, 1, "normalized", a);
+    double l = sqrt(dot_n(a, a, t->n));
+    for (int i = 0; i < t->n; i++) {
+        a[i] = l == 0 ? 0 : a[i] / l;
+    }
+    return push_lanes(L, t, a);
+}
+
+static int vec_lerp(lua_State *L) {
+    double a[SCRIPT_LANES_MAX], b[SCRIPT_LANES_MAX];
+    const script_lanes *t = two_args(L, "lerp", a, b);
+    double k = luaL_checknumber(L, 3);
+    for (int i = 0; i < t->n; i++) {
+        a[i] += (b[i] - a[i]) * k;
+    }
+    return push_lanes(L, t, a);
+}
+
+static int vec_distance(lua_State *L) {
+    double a[SCRIPT_LANES_MAX], b[SCRIPT_LANES_MAX];
+    const script_lanes *t = two_args(L, "distance", a, b);
+    for (int i = 0; i < t->n; i++) {
+        a[i] -= b[i];
+    }
+    lua_pushnumber(L, sqrt(dot_n(a, a, t->n)));
+    return 1;
+}
+
+static int vec_copy(lua_State *L) {
+    const script_lanes *t = lanes_up(L);
+    double a[SCRIPT_LANES_MAX];
+    rill__script_lanes_arg(L, t, 1, "copy", a);
+    return push_lanes(L, t, a);
+}
+
+static const luaL_Reg VECTOR_METHODS[] = {
+    {"dot", vec_dot},   {"length", vec_length},     {"normalized", vec_normalized},
+    {"lerp", vec_lerp}, {"distance", vec_distance}, {"copy", vec_copy},
+    {NULL, NULL}};
+static const luaL_Reg VECTOR_META[] = {{"__add", vec_add}, {"__sub", vec_sub}, {"__unm", vec_unm},
+                                       {"__mul", vec_mul}, {"__div", vec_div}, {NULL, NULL}};
+
 /* >>opening ----------------------------------------------------------------------------------- */
+
+/* luaL_setfuncs of fns as closures over t. */
+static void set_closures(lua_State *L, const script_lanes *t, const luaL_Reg *fns) {
+    lua_pushlightuserdata(L, (void *)t);
+    luaL_setfuncs(L, fns, 1);
+}
 
 static void set_closure(lua_State *L, const script_lanes *t, lua_CFunction fn, const char *name) {
     lua_pushlightuserdata(L, (void *)t);
@@ -197,9 +377,15 @@ static void set_closure(lua_State *L, const script_lanes *t, lua_CFunction fn, c
 void rill__script_lanes_open(lua_State *L, const script_lanes *t, const luaL_Reg *methods,
                              const luaL_Reg *meta, int *out_mt, const void **out_meta) {
     lua_newtable(L);
+    if (t->vector) {
+        set_closures(L, t, VECTOR_METHODS);
+    }
     luaL_setfuncs(L, methods, 0);
     int m = lua_gettop(L);
     lua_newtable(L);
+    if (t->vector) {
+        set_closures(L, t, VECTOR_META);
+    }
     luaL_setfuncs(L, meta, 0);
     lua_pushlightuserdata(L, (void *)t);
     lua_pushvalue(L, m);

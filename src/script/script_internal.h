@@ -149,6 +149,7 @@ typedef struct script_lanes {
     const double *unset;                          /* the constructor's value for a lane not given */
     void (*push)(lua_State *L, const double *v);  /* pushes a new value of these lanes */
     const char *aliases; /* other names of the same lanes in order ("xyzw" for color), or NULL */
+    bool vector; /* has the per-lane arithmetic and vector methods (lanes.c); quat does not */
 } script_lanes;
 /* An argument of type t (or a table it is read from) into out; raises naming op and the type. */
 void rill__script_lanes_arg(lua_State *L, const script_lanes *t, int idx, const char *op,
@@ -158,7 +159,8 @@ const double *rill__script_lanes_value(lua_State *L, int idx, const script_lanes
 /* The name of the value at idx for messages: a lanes type's name ("vec2"), else its Lua type's. */
 const char *rill__script_value_name(lua_State *L, int idx);
 /* Makes t's metatable (methods plus meta, with the shared __index, __newindex, __eq and
- * __tostring; its registry ref into *out_mt, its address into *out_meta) and pushes the global
+ * __tostring, and for a vector the shared arithmetic and methods, which methods and meta
+ * override; its registry ref into *out_mt, its address into *out_meta) and pushes the global
  * (callable as the constructor, indexing the methods). getmetatable(v) gives the methods. */
 void rill__script_lanes_open(lua_State *L, const script_lanes *t, const luaL_Reg *methods,
                              const luaL_Reg *meta, int *out_mt, const void **out_meta);

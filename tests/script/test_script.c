@@ -461,7 +461,8 @@ static void test_vec3_type(void **state) {
  * x, y, z, w; tables are still taken for writes; a value of another lane count is refused naming
  * both types; bad fields and lanes are errors naming the script line; a built-in component's
  * fields (Camera.clear_color, the clamped Camera.viewport) read as these types; a property
- * default of these types is each instance's own copy. */
+ * default of these types is each instance's own copy; the per-lane arithmetic and methods give
+ * the right numbers and values of the operand's type, and bad operands name both types. */
 static void test_vecs_types(void **state) {
     (void)state;
     fixture f;
@@ -518,10 +519,18 @@ static void test_vecs_types(void **state) {
         "  local cam = rill.spawn{name = 'vc', Camera = {clear_color = color(0.5, 0.25, 0.125), "
         "viewport = vec4(0, 0, 0.5, 2)}}\n"
         "  local cc = cam.Camera.clear_color\n"
-        "  check(cc == color(0.5, 0.25, 0.125, 1) and cc.x == cc.r and cam.Camera.viewport == "
-        "vec4(0, 0, 0.5, 1), 14)\n"
-        "  check(self.spot == vec2(1, 1) and self.tint == color(1, 0, 0, 1) and type(self.tint) == "
-        "'userdata', 15)\n"
+        "  check(cc == color(0.5, 0.25, 0.125, 1) and cc.x == cc.r and cam.Camera.viewport == vec4(0, 0, 0.5, 1), 14)\n"
+        "  check(self.spot == vec2(1, 1) and self.tint == color(1, 0, 0, 1) and type(self.tint) == 'userdata', 15)\n"
+        "  check(vec2(1, 2) + vec2(3, 4) == vec2(4, 6) and vec2(1, 2) - {1, 1} == vec2(0, 1) and -vec2(1, -2) == vec2(-1, 2) and vec2(4, 2) / 2 == vec2(2, 1) and vec2(4, 2) / vec2(2, 1) == vec2(2, 2), 16)\n"
+        "  check(vec4(1, 2, 3, 4) * 2 == vec4(2, 4, 6, 8) and 0.5 * color(1, 1, 1, 1) == color(0.5, 0.5, 0.5, 0.5) and color(1, 0.5, 0, 1) * color(0.5, 0.5, 0.5, 1) == color(0.5, 0.25, 0, 1) and getmetatable(color() * 2) == getmetatable(color()), 17)\n"
+        "  check(tostring(color(1, 0, 0, 1):lerp(color(0, 0, 1, 1), 0.5)) == 'color(0.5, 0, 0.5, 1)' and vec2(3, 4):length() == 5 and vec2.dot(vec2(1, 2), {3, 4}) == 11 and vec4(0, 0, 0, 2):normalized() == vec4(0, 0, 0, 1) and vec2(0, 0):normalized() == vec2(0, 0), 18)\n"
+        "  check(vec2(1, 1):distance(vec2(4, 5)) == 5 and vec4(1, 2, 3, 4):copy() == vec4(1, 2, 3, 4) and c.uv + vec2(1, 1) == vec2(6, 7), 19)\n"
+        "  ok, err = pcall(function() return vec2(1, 2) + 1 end)\n"
+        "  check(not ok and err:find('vecs.lua:44: vec2 +: expected a vec2, got a number', 1, true) ~= nil, 20)\n"
+        "  ok, err = pcall(function() return color(1, 1, 1) * vec3(1, 2, 3) end)\n"
+        "  check(not ok and err:find('vecs.lua:46: color *: expected a color, got a vec3', 1, true) ~= nil, 21)\n"
+        "  ok, err = pcall(function() return vec2(1, 2):cross(vec2(3, 4)) end)\n"
+        "  check(not ok and err:find(\"vecs.lua:48: vec2 has no field 'cross' (its fields: x, y)\", 1, true) ~= nil, 22)\n"
         "  self.spot.x = 9\n"
         "  c.count = self_bits\n"
         "end\n");
@@ -530,7 +539,7 @@ static void test_vecs_types(void **state) {
     frames(&f, 3);
     for (int i = 0; i < 2; i++) {
         int32_t bits = get_counter(&f, e[i])->count;
-        for (int b = 0; b <= 15; b++) {
+        for (int b = 0; b <= 22; b++) {
             if (!(bits & (1 << b))) {
                 fail_msg("vecs check %d of instance %d failed (bits 0x%x); last log: %s", b, i,
                          (unsigned)bits, f.log.last_msg);
