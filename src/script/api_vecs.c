@@ -44,8 +44,8 @@ static const double *test_color(lua_State *L, int idx) {
     return rill__script_test_udata(L, idx, rill__script_get(L)->color_meta);
 }
 
-static const double ZERO[4] = {0, 0, 0, 0};     /* vec2() and vec4() are all 0 */
-static const double OPAQUE[4] = {0, 0, 0, 1};   /* color() is opaque black */
+static const double ZERO[4] = {0, 0, 0, 0};   /* vec2() and vec4() are all 0 */
+static const double OPAQUE[4] = {0, 0, 0, 1}; /* color() is opaque black */
 static const script_lanes VEC2 = {.n = 2,
                                   .type = "vec2",
                                   .names = "xy",
