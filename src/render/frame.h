@@ -143,6 +143,7 @@ typedef struct rill__gpu_cull_stats {
     uint32_t spawned; /* new ids the last scan took into the table (see GC_BOARD_MS) */
     double scan_ms;   /* the last scan's CPU time (matching, deltas, groups) */
     uint32_t quiet;   /* positions it passed unread (rill_render_snapshot.instance_changed) */
+    uint32_t mapped;  /* positions its jobs looked up in the id map (guess and shift missed) */
     uint32_t runs_mat, runs_shape, runs_geo; /* per list */
     uint64_t arena_bytes;
     uint32_t arena_meshes;

@@ -123,6 +123,7 @@ typedef struct gc_slice {
     uint32_t moved, found, serial, seen;
     uint32_t quiet; /* passed unread (rill_render_snapshot.instance_changed) */
     uint32_t todo;  /* positions for the serial pass (moved or unresolved), listed in todo */
+    uint32_t mapped; /* positions looked up in the id map */
 } gc_slice;
 
 /* One view of the frame (a view slot: a camera, a render texture's camera, a probe's face): what
@@ -155,7 +156,10 @@ struct rill__gpu_cull {
     rill_map by_id;
     uint32_t live;
     RILL_ARRAY(uint32_t) moved_last, moved_now;
-    RILL_ARRAY(uint32_t) pos_slot; /* snapshot position -> slot, last frame's guess */
+    /* Snapshot position -> slot: this frame's (pos_slot), last frame's (guess, read by the jobs
+     * for any position: a position's own guess, or its neighbour's in a shifted snapshot). */
+    RILL_ARRAY(uint32_t) pos_slot, guess;
+    RILL_ARRAY(uint32_t) slot_pos; /* slot -> its position last frame (GC_NONE: unknown) */
     RILL_ARRAY(uint8_t) state;     /* snapshot position -> ST_* (non-zero: taken here) */
     RILL_ARRAY(uint64_t) hash_of;  /* snapshot position -> its hash (ST_FOUND only) */
     RILL_ARRAY(gc_slice) slices;
@@ -181,7 +185,7 @@ struct rill__gpu_cull {
     uint64_t res_slots;
     uint32_t deltas_last, resolved, spawned; /* for stats */
     double scan_ms;                          /* for stats */
-    uint32_t quiet;                          /* for stats */
+    uint32_t quiet, mapped;                  /* for stats */
     /* Boarding (GC_BOARD_*; tests may set them): new ids a frame takes whatever the clock says,
      * the budget of the rest (ms), and this frame's start of boarding (0: not yet). */
     uint32_t board_min;
@@ -241,7 +245,7 @@ static void gc_reset(rill_renderer *r, rill__gpu_cull *g) {
     g->free_slots.len = g->moved_last.len = g->moved_now.len = 0;
     g->groups.len = g->free_groups.len = g->order.len = 0;
     g->runs_mat.len = g->runs_shape.len = g->runs_geo.len = 0;
-    g->pos_slot.len = 0;
+    g->pos_slot.len = g->guess.len = g->slot_pos.len = 0;
     rill__gc_arena_destroy(r, g->arena); /* its copies are not recorded yet, or drawn already */
     g->arena = NULL;
     rill_map_clear(&g->by_id);
@@ -272,6 +276,8 @@ void rill__gpu_cull_destroy(rill_renderer *r) {
     rill_array_free(&g->moved_last);
     rill_array_free(&g->moved_now);
     rill_array_free(&g->pos_slot);
+    rill_array_free(&g->guess);
+    rill_array_free(&g->slot_pos);
     rill_array_free(&g->state);
     rill_array_free(&g->slices);
     rill_array_free(&g->todo);
@@ -436,6 +442,23 @@ static uint32_t slot_by_id(const rill__gpu_cull *g, const rill_render_instance *
     return same ? (uint32_t)v : GC_NONE;
 }
 
+/* The slot of last frame's position i + shift (the shift the job found last: one instance added
+ * or removed before moves every later one by the same amount) when it holds the instance's id,
+ * mesh, material and kind, else GC_NONE. Reads last frame's positions and the slots only. */
+static uint32_t shifted_guess(const scan_job *j, const rill_render_instance *in, uint32_t kind,
+                              uint32_t i, int64_t shift) {
+    const rill__gpu_cull *g = j->g;
+    int64_t p = (int64_t)i + shift;
+    if (shift == 0 || p < 0 || p >= (int64_t)g->guess.len) {
+        return GC_NONE;
+    }
+    uint32_t s = g->guess.data[p];
+    const gc_slot *sl = s < g->slots.len ? &g->slots.data[s] : NULL;
+    bool same = sl && sl->id == in->id && sl->mesh == in->mesh.id &&
+                sl->mat == in->material.id && sl->kind == kind;
+    return same ? s : GC_NONE;
+}
+
 /* Lowers a slot's claim to `mine` (frame << 32 | position) unless an earlier position claimed it
  * this frame. */
 static void claim_first(_Atomic uint64_t *c, uint64_t mine) {
@@ -460,13 +483,16 @@ static void scan_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index) 
     gc_cache mc, tc;
     memset(mc.id, 0, sizeof(mc.id));
     memset(tc.id, 0, sizeof(tc.id));
-    gc_slice out = {0, 0, 0, 0, 0, 0};
+    gc_slice out = {0, 0, 0, 0, 0, 0, 0};
     uint32_t *todo = g->todo.data + begin;
     uint32_t frame = g->frame;
     uint32_t quiet_end = j->changed ? RILL_MIN(end, j->guesses) : begin;
+    int64_t shift = 0; /* last frame's position minus this one, of the last instance found */
     for (uint32_t i = begin; i < end; i++) {
         if (i < quiet_end && !j->changed[i] && g->state.data[i] == (ST_SAME | ST_STABLE)) {
-            g->seen.data[g->pos_slot.data[i]] = frame; /* as it was: its slot, hash and state */
+            uint32_t s = g->guess.data[i];
+            g->pos_slot.data[i] = s;
+            g->seen.data[s] = frame; /* as it was: its slot, hash and state */
             out.seen++;
             out.quiet++;
             continue;
@@ -476,11 +502,12 @@ static void scan_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index) 
         const mat_slot *mt = NULL;
         uint8_t st = ST_CPU;
         if (eligible(j->r, &mc, &tc, in, j->ghosts, &ms, &mt)) {
-            uint32_t s = i < j->guesses ? g->pos_slot.data[i] : GC_NONE;
+            uint32_t s = i < j->guesses ? g->guess.data[i] : GC_NONE;
             gc_slot *sl = s < g->slots.len ? &g->slots.data[s] : NULL;
             uint32_t kind = kind_of(mt, in);
             if (sl && sl->id == in->id && sl->mesh == in->mesh.id && sl->mat == in->material.id &&
                 sl->kind == kind) {
+                g->pos_slot.data[i] = s;
                 uint64_t h = instance_hash(in, ms);
                 g->seen.data[s] = frame;
                 out.seen++;
@@ -491,7 +518,10 @@ static void scan_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index) 
                     st = ST_MOVED;
                     out.moved++;
                 }
-            } else if ((s = slot_by_id(g, in, kind)) != GC_NONE) {
+            } else if ((s = shifted_guess(j, in, kind, i, shift)) != GC_NONE ||
+                       (out.mapped++, s = slot_by_id(g, in, kind)) != GC_NONE) {
+                uint32_t was = g->slot_pos.data[s];
+                shift = was != GC_NONE ? (int64_t)was - (int64_t)i : shift;
                 g->pos_slot.data[i] = s; /* i < n: sized for the snapshot */
                 g->hash_of.data[i] = instance_hash(in, ms);
                 claim_first(&g->claim[s], (uint64_t)frame << 32 | i);
@@ -506,7 +536,7 @@ static void scan_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index) 
         if (st == ST_MOVED || st == ST_SERIAL) {
             todo[out.todo++] = i;
         }
-        if (st == ST_CPU && i < j->guesses) {
+        if (st == ST_CPU || st == ST_SERIAL) {
             g->pos_slot.data[i] = GC_NONE; /* see resolve */
         }
     }
@@ -540,6 +570,7 @@ static void settle_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index
             continue;
         }
         g->seen.data[s] = frame;
+        g->slot_pos.data[s] = i;
         out->seen++;
         gc_slot *sl = &g->slots.data[s];
         uint64_t h = g->hash_of.data[i];
@@ -649,6 +680,7 @@ static bool resolve(rill_renderer *r, rill__gpu_cull *g, const rill_render_insta
         }
         g->seen.data[v] = g->frame;
         g->pos_slot.data[i] = (uint32_t)v;
+        g->slot_pos.data[v] = i;
         uint32_t kind = kind_of(rill__material_get(r, in->material), in);
         if (sl->mesh != in->mesh.id || sl->mat != in->material.id || sl->kind != kind) {
             uint32_t k = group_acquire(g, in->mesh, in->material, kind);
@@ -685,9 +717,10 @@ static bool resolve(rill_renderer *r, rill__gpu_cull *g, const rill_render_insta
         s = rill_array_pop(&g->free_slots);
     } else if (rill_array_reserve(&g->slots, g->slots.len + 1u) &&
                rill_array_reserve(&g->seen, g->slots.len + 1u) &&
-               rill_array_reserve(&g->moved, g->slots.len + 1u)) {
+               rill_array_reserve(&g->moved, g->slots.len + 1u) &&
+               rill_array_reserve(&g->slot_pos, g->slots.len + 1u)) {
         s = g->slots.len++;
-        g->seen.len = g->moved.len = g->slots.len;
+        g->seen.len = g->moved.len = g->slot_pos.len = g->slots.len;
     } else {
         group_release(g, k);
         return false;
@@ -704,6 +737,7 @@ static bool resolve(rill_renderer *r, rill__gpu_cull *g, const rill_render_insta
     g->live++;
     g->spawned++;
     g->pos_slot.data[i] = s;
+    g->slot_pos.data[s] = i;
     return push_delta(g, s, OP_SPAWN, in, ms);
 }
 
@@ -995,7 +1029,12 @@ const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool 
     const rill_render_snapshot *snap = vs->snap;
     uint32_t n = snap->instance_count;
     uint32_t nslices = (n + GC_SLICE - 1u) / GC_SLICE;
-    uint32_t guesses = g->pos_slot.len;
+    /* Last frame's positions become the guesses; the scan writes this frame's. */
+    uint32_t *keep = g->guess.data, keep_cap = g->guess.cap;
+    g->guess.data = g->pos_slot.data, g->guess.len = g->pos_slot.len;
+    g->guess.cap = g->pos_slot.cap;
+    g->pos_slot.data = keep, g->pos_slot.cap = keep_cap, g->pos_slot.len = 0;
+    uint32_t guesses = g->guess.len;
     if (!claims_size(g) || !rill_array_reserve(&g->state, n ? n : 1u) ||
         !rill_array_size_for(&g->todo, n ? n : 1u) ||
         !rill_array_reserve(&g->pos_slot, n ? n : 1u) ||
@@ -1004,10 +1043,7 @@ const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool 
         rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory (gpu culling)");
         return NULL;
     }
-    for (uint32_t i = guesses; i < n; i++) {
-        g->pos_slot.data[i] = GC_NONE;
-    }
-    g->pos_slot.len = n; /* positions past the snapshot's end forget their guess */
+    g->pos_slot.len = n; /* every position written by the scan */
     g->slots_before = g->slots.len;
     g->buf_current = g->res && g->recorded == g->frame;
     g->frame++;
@@ -1023,10 +1059,11 @@ const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool 
     g->scanned_ghosts = ghosts;
     rill_jobs_for(r->desc.jobs, n, GC_SLICE, scan_slice, &j);
     uint32_t found = 0;
-    g->quiet = 0;
+    g->quiet = g->mapped = 0;
     for (uint32_t t = 0; t < nslices; t++) {
         found += g->slices.data[t].found;
         g->quiet += g->slices.data[t].quiet;
+        g->mapped += g->slices.data[t].mapped;
     }
     if (found) {
         rill_jobs_for(r->desc.jobs, n, GC_SLICE, settle_slice, &j);
@@ -1399,6 +1436,7 @@ void rill__gpu_cull_view_info(const rill_renderer *r, uint32_t view, rill__gpu_c
     out->spawned = g->spawned;
     out->scan_ms = g->scan_ms;
     out->quiet = g->quiet;
+    out->mapped = g->mapped;
     out->runs_mat = g->runs_mat.len;
     out->runs_shape = g->runs_shape.len;
     out->runs_geo = g->runs_geo.len;

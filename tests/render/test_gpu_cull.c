@@ -604,7 +604,8 @@ static uint32_t shift_scene(const side *s, rill_render_instance *inst, uint32_t 
 }
 
 /* An instance added at the snapshot's front moves every other one a position on: the scan finds
- * their slots through the id map in its jobs, so only the new id (then the changed material) is
+ * the first shifted one through the id map and the others at their old position plus the same
+ * shift (no map lookup each), all in its jobs, so only the new id (then the changed material) is
  * resolved one by one, and the deltas are that spawn, the moves and the despawn, never a slot
  * per shifted instance; the pictures stay the CPU path's. */
 static void test_shift_resolves_only_new(void **state) {
@@ -632,6 +633,9 @@ static void test_shift_resolves_only_new(void **state) {
         assert_true(st.active);
         assert_int_equal(st.resident, n);
         assert_int_equal(st.resolved, resolved[frame]);
+        /* The shift is found once (the first shifted instance, through the map) and the others
+         * follow it; the new id in front is looked up too. Frame 0 looks up every new id. */
+        assert_int_equal(st.mapped, frame == 0 ? SHIFT_N : 2u);
         assert_int_equal(st.deltas, deltas[frame]);
         assert_int_equal(b.r->frame.views[0].opaque.len, 0u); /* all drawn by the GPU path */
     }
