@@ -121,8 +121,8 @@ enum { ST_CPU = 0, ST_SAME, ST_MOVED, ST_FOUND, ST_SERIAL };
 
 typedef struct gc_slice {
     uint32_t moved, found, serial, seen;
-    uint32_t quiet; /* passed unread (rill_render_snapshot.instance_changed) */
-    uint32_t todo;  /* positions for the serial pass (moved or unresolved), listed in todo */
+    uint32_t quiet;  /* passed unread (rill_render_snapshot.instance_changed) */
+    uint32_t todo;   /* positions for the serial pass (moved or unresolved), listed in todo */
     uint32_t mapped; /* positions looked up in the id map */
 } gc_slice;
 
@@ -454,8 +454,8 @@ static uint32_t shifted_guess(const scan_job *j, const rill_render_instance *in,
     }
     uint32_t s = g->guess.data[p];
     const gc_slot *sl = s < g->slots.len ? &g->slots.data[s] : NULL;
-    bool same = sl && sl->id == in->id && sl->mesh == in->mesh.id &&
-                sl->mat == in->material.id && sl->kind == kind;
+    bool same = sl && sl->id == in->id && sl->mesh == in->mesh.id && sl->mat == in->material.id &&
+                sl->kind == kind;
     return same ? s : GC_NONE;
 }
 
