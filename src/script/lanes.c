@@ -14,15 +14,20 @@
 
 /* >>arguments --------------------------------------------------------------------------------- */
 
+/* A value of t, of another lanes type of as many lanes (a vec4 for a color), or a table. */
 void rill__script_lanes_arg(lua_State *L, const script_lanes *t, int idx, const char *op,
                             double *out) {
     const double *v = t->test(L, idx);
-    if (v) {
+    const script_lanes *other = t;
+    if (!v) {
+        v = rill__script_lanes_value(L, idx, &other);
+    }
+    if (v && other->n == t->n) {
         memcpy(out, v, sizeof(double) * (size_t)t->n);
         return;
     }
     float f[SCRIPT_LANES_MAX];
-    if (!rill__script_to_vec(L, idx, f, t->n)) {
+    if (v || !rill__script_to_vec(L, idx, f, t->n)) {
         luaL_error(L, "%s: expected a %s, got a %s", op, t->type, rill__script_value_name(L, idx));
     }
     for (int i = 0; i < t->n; i++) {

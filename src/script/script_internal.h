@@ -151,7 +151,8 @@ typedef struct script_lanes {
     const char *aliases; /* other names of the same lanes in order ("xyzw" for color), or NULL */
     bool vector; /* has the per-lane arithmetic and vector methods (lanes.c); quat does not */
 } script_lanes;
-/* An argument of type t (or a table it is read from) into out; raises naming op and the type. */
+/* An argument of type t (or of another lanes type of as many lanes, or a table it is read from)
+ * into out; raises naming op and the type. */
 void rill__script_lanes_arg(lua_State *L, const script_lanes *t, int idx, const char *op,
                             double *out);
 /* The lanes of the lanes-type value at idx (its type into *out_t), or NULL for any other value. */

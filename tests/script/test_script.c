@@ -543,6 +543,8 @@ static void test_vecs_types(void **state) {
         "  ok, err = pcall(function() return vec2(1, 2):cross(vec2(3, 4)) end)\n"
         "  check(not ok and err:find(\"vecs.lua:48: vec2 has no field 'cross' (its fields: x, "
         "y)\", 1, true) ~= nil, 22)\n"
+        "  ok, err = pcall(function() return vec2(1, 2) + vec3(1, 2, 3) end)\n"
+        "  check(not ok and err:find('vecs.lua:50: vec2 +: expected a vec2, got a vec3', 1, true) ~= nil and color(0, 0, 0, 0) + vec4(0.1, 0, 0, 0) == color(0.1, 0, 0, 0), 23)\n"
         "  self.spot.x = 9\n"
         "  c.count = self_bits\n"
         "end\n");
@@ -551,7 +553,7 @@ static void test_vecs_types(void **state) {
     frames(&f, 3);
     for (int i = 0; i < 2; i++) {
         int32_t bits = get_counter(&f, e[i])->count;
-        for (int b = 0; b <= 22; b++) {
+        for (int b = 0; b <= 23; b++) {
             if (!(bits & (1 << b))) {
                 fail_msg("vecs check %d of instance %d failed (bits 0x%x); last log: %s", b, i,
                          (unsigned)bits, f.log.last_msg);
