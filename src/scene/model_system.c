@@ -38,6 +38,7 @@ typedef struct model_entry {
      * VFS: packs first, then loose files; contiguous, the probe stops at the first missing). */
     struct model_entry *lod[RILL_SCENE_MODEL_MAX_LEVELS - 1];
     uint32_t lod_count;
+    bool warned; /* its failure was said (once, with the first entity naming it) */
 } model_entry;
 
 typedef enum track_state {
@@ -471,16 +472,24 @@ static void refresh_touched(rill_scene_models *m) {
     }
 }
 
-/* A pending track whose files are ready: its trees spawned (the levels parked), or a warning once
- * when its file failed. */
+/* A pending track whose files are ready: its trees spawned (the levels parked), or, when its file
+ * failed, a warning naming the first entity that names it (a thousand entities naming one broken
+ * file say it once; the failure count still counts each). */
 static void spawn_track(rill_scene_models *m, model_track *t) {
     rill_world *w = m->world;
     if (t->entry->state == ENTRY_FAILED) {
         const char *name = rill_world_get_name(w, t->entity);
-        RILL_LOG_WARN(LOGM, "entity %u:%u%s%s%s: model '%s' failed, nothing is drawn: %s",
-                      RILL_ENTITY_INDEX(t->entity), RILL_ENTITY_GENERATION(t->entity),
-                      name ? " (" : "", name ? name : "", name ? ")" : "", t->path,
-                      t->entry->error);
+        if (!t->entry->warned) {
+            RILL_LOG_WARN(LOGM, "entity %u:%u%s%s%s: model '%s' failed, nothing is drawn: %s",
+                          RILL_ENTITY_INDEX(t->entity), RILL_ENTITY_GENERATION(t->entity),
+                          name ? " (" : "", name ? name : "", name ? ")" : "", t->path,
+                          t->entry->error);
+        } else {
+            RILL_LOG_DEBUG(LOGM, "entity %u:%u: model '%s' failed (said above)",
+                           RILL_ENTITY_INDEX(t->entity), RILL_ENTITY_GENERATION(t->entity),
+                           t->path);
+        }
+        t->entry->warned = true;
         t->state = TRACK_FAILED;
         m->stats.warnings++;
         return;

@@ -2467,6 +2467,10 @@ entity 2 "Bad" {
     Transform {}
     Model { path: "models/nan.gltf" }
 }
+entity 3 "Bad too" {
+    Transform {}
+    Model { path: "models/nan.gltf" }
+}
 RSN
     run 0 render proj/models/noimg.gltf --size 32x32 --out img.png
     expect_err "texture 0: gone/missing.png: not found"
@@ -2477,7 +2481,9 @@ RSN
     run 1 render proj --size 32x32 --out x.png
     expect_err "entity 1:1 (Bad): model 'models/nan.gltf' failed, nothing is drawn"
     expect_err "models/nan.gltf: meshes\[0\].primitives\[0\].attributes.POSITION: vertex 1 is not finite"
-    expect_err "main.rsn: 1 Model entities failed to load"
+    expect_err "main.rsn: 2 Model entities failed to load"
+    # Two entities naming one broken file: its failure is said once.
+    [ "$(grep -c "failed, nothing is drawn" err.txt)" -eq 1 ] || fail "one broken file, said twice"
     run 1 export proj --out game.rpak
     expect_err "error: models/nan.gltf: meshes\[0\].primitives\[0\].attributes.POSITION"
     expect_err "error: models/nobin.gltf: buffers\[0\].uri: cannot read"
