@@ -137,6 +137,7 @@ typedef struct gc_view {
     uint64_t out_entries, cmd_count, flag_slots, compact_cmds, draw_count_slots;
     uint32_t lists;  /* the view and its cascades */
     uint32_t culled; /* the frame (rill__gpu_cull frame) it last culled; 0: never */
+    uint64_t key;    /* the view it belongs to (view_key) */
     bool compacted;  /* this frame's draws read compact */
     bool counted[4]; /* per frame slot: its counts are this view's */
     /* Occlusion (gpu_occlusion.c): this frame's phase-2 list (0: the view does not occlude),
@@ -211,7 +212,11 @@ struct rill__gpu_cull {
     rill__binding deltas_set, groups_set, runs_set;
     bool res_fresh;
     uint32_t views_culled; /* views culled this frame (stats) */
+    /* View slots, found per frame by the view's key, so a camera keeps its slot (its occlusion
+     * history) when the frame's view order shifts (a render texture's camera becoming ready, a
+     * probe's capture faces drawn first); slot_of: this frame's view index -> slot (GC_NONE). */
     gc_view views[RILL_RENDER_MAX_VIEWS];
+    uint32_t slot_of[RILL_RENDER_MAX_VIEWS];
 };
 
 /* >>state ------------------------------------------------------------------------------------ */
@@ -1023,6 +1028,9 @@ const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool 
     }
     g->active = false; /* until this frame's scan succeeds */
     g->views_culled = 0;
+    for (uint32_t v = 0; v < RILL_RENDER_MAX_VIEWS; v++) {
+        g->slot_of[v] = GC_NONE;
+    }
     read_counts(r, g);
     release_idle_views(r, g);
     uint64_t t0 = rill_time_ns();
@@ -1284,13 +1292,46 @@ static bool view_buffers(rill_renderer *r, const rill__gpu_cull *g, gc_view *v, 
     return !failed;
 }
 
+/* What tells a view from the frame's others, frame to frame: its camera entity, order, render
+ * texture and viewport. */
+static uint64_t view_key(const rill_render_view *v) {
+    uint64_t h = rill_hash64_seed(&v->camera, sizeof(v->camera), 0x6d76u);
+    h = rill_hash64_seed(&v->order, sizeof(v->order), h);
+    h = rill_hash64_seed(v->viewport, sizeof(v->viewport), h);
+    return v->target ? rill_hash64_seed(v->target, strlen(v->target), h) : h;
+}
+
+/* The slot of view vs this frame: the one its key had (not taken yet this frame), else the
+ * least recently used one (free slots first). *same: the slot was this view's. */
+static gc_view *view_slot(rill__gpu_cull *g, const rill__view *vs, bool *same) {
+    uint64_t key = view_key(vs->view);
+    uint32_t taken = 0, best = GC_NONE;
+    for (uint32_t k = 0; k < RILL_RENDER_MAX_VIEWS; k++) {
+        taken |= g->slot_of[k] != GC_NONE ? 1u << g->slot_of[k] : 0u;
+    }
+    for (uint32_t k = 0; k < RILL_RENDER_MAX_VIEWS && best == GC_NONE; k++) {
+        const gc_view *v = &g->views[k];
+        best = !(taken & (1u << k)) && v->culled && v->key == key ? k : GC_NONE;
+    }
+    *same = best != GC_NONE;
+    for (uint32_t k = 0; k < RILL_RENDER_MAX_VIEWS && !*same; k++) {
+        bool older = best == GC_NONE || g->views[k].culled < g->views[best].culled;
+        best = !(taken & (1u << k)) && older ? k : best;
+    }
+    g->slot_of[vs->index] = best; /* one view per slot: there are as many slots as views */
+    g->views[best].key = key;
+    return &g->views[best];
+}
+
 /* View vs's cull of the shared table with its own planes into its own lists: its commands
  * reset, the deltas applied first when it is the frame's first view, its flags cleared for the
  * new instances, every resident sphere tested against its lists, its commands compacted and its
  * lists counted. */
 static rill_result cull_view(rill_renderer *r, rill__cmd *cmd, rill__gpu_cull *g,
                              const rill__view *vs, const float planes[6][4], rill_error *err) {
-    gc_view *v = &g->views[vs->index];
+    bool same = false;
+    gc_view *v = view_slot(g, vs, &same);
+    uint32_t slot = (uint32_t)(v - g->views);
     v->lists = 1u + (r->frame.shadows ? RILL_MIN(vs->cascades, GC_LISTS - 1u) : 0u);
     /* Occlusion: the view's phase-2 list comes after the cascades'. */
     bool reset = false;
@@ -1309,8 +1350,9 @@ static rill_result cull_view(rill_renderer *r, rill__cmd *cmd, rill__gpu_cull *g
         gc_reset(r, g);
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: gpu culling buffers failed");
     }
-    /* A view that did not cull last frame (or a new table) holds no results of last frame. */
-    v->occl_reset = occl && (reset || g->res_fresh || v->culled + 1u != g->frame);
+    /* A view that did not cull last frame, a slot that was another view's, a new table: no
+     * results of last frame. */
+    v->occl_reset = occl && (reset || !same || g->res_fresh || v->culled + 1u != g->frame);
     uint32_t ngroups = g->groups.len, nslots = g->slots.len;
     uint32_t nruns = g->runs_geo.len + g->runs_shape.len + g->runs_mat.len;
     memset(pp, 0, sizeof(*pp));
@@ -1329,7 +1371,7 @@ static rill_result cull_view(rill_renderer *r, rill__cmd *cmd, rill__gpu_cull *g
     rill__cmd_timestamp_begin(cmd, names[vs->index]);
     rill__cmd_label_begin(cmd, names[vs->index]);
     rill__cmd_bind_pipe(cmd, r->pipes[RILL__PIPE_GPU_CULL]);
-    uint64_t count_at = ((uint64_t)fslot * RILL_RENDER_MAX_VIEWS + vs->index) * COUNT_STRIDE;
+    uint64_t count_at = ((uint64_t)fslot * RILL_RENDER_MAX_VIEWS + slot) * COUNT_STRIDE;
     rill__binding b[11] = {g->deltas_set,
                            {.buf = g->res},
                            g->groups_set,
@@ -1390,12 +1432,13 @@ rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__
 
 /* >>what the passes and tests read ----------------------------------------------------------- */
 
-/* View vs's state when it culled this frame, else NULL. */
+/* The slot of the frame's view `index` when it culled this frame, else NULL. */
 static const gc_view *view_culled(const rill__gpu_cull *g, uint32_t index) {
-    if (!g || !g->active || index >= RILL_RENDER_MAX_VIEWS || !g->ncmds) {
+    if (!g || !g->active || index >= RILL_RENDER_MAX_VIEWS || !g->ncmds ||
+        g->slot_of[index] == GC_NONE) {
         return NULL;
     }
-    const gc_view *v = &g->views[index];
+    const gc_view *v = &g->views[g->slot_of[index]];
     return v->culled == g->frame && v->out ? v : NULL;
 }
 
@@ -1446,7 +1489,9 @@ void rill__gpu_cull_view_info(const rill_renderer *r, uint32_t view, rill__gpu_c
     for (uint32_t k = 0; k < RILL_RENDER_MAX_VIEWS; k++) {
         out->view_slots += g->views[k].out != NULL;
     }
-    const gc_view *v = view < RILL_RENDER_MAX_VIEWS ? &g->views[view] : NULL;
+    const gc_view *v = view < RILL_RENDER_MAX_VIEWS && g->slot_of[view] != GC_NONE
+                           ? &g->views[g->slot_of[view]]
+                           : NULL;
     if (v && g->active && v->culled == g->frame) {
         out->lists = v->lists;
         out->compacted = v->compacted;
@@ -1493,11 +1538,11 @@ bool rill__gpu_cull_occlusion(rill_renderer *r, rill__cmd *cmd, const rill__view
 uint32_t rill__gpu_cull_view_flags(const rill_renderer *r, uint32_t view, uint64_t id) {
     const rill__gpu_cull *g = r->gpu_cull;
     uint64_t v;
-    if (!g || !g->readback || view >= RILL_RENDER_MAX_VIEWS || !g->views[view].flags ||
-        !rill_map_get(&g->by_id, id, &v)) {
+    if (!g || !g->readback || view >= RILL_RENDER_MAX_VIEWS || g->slot_of[view] == GC_NONE ||
+        !g->views[g->slot_of[view]].flags || !rill_map_get(&g->by_id, id, &v)) {
         return UINT32_MAX;
     }
-    const uint32_t *f = rill__buf_map(g->views[view].flags);
+    const uint32_t *f = rill__buf_map(g->views[g->slot_of[view]].flags);
     return f ? f[v] : UINT32_MAX;
 }
 

@@ -355,7 +355,7 @@ static void draw_views(const side *s, rill_render_instance *inst, uint32_t frame
     memset(views, 0, sizeof(views));
     for (uint32_t v = 0; v < n; v++) {
         mat4 world_from_view;
-        float x = -60.0f + 22.0f * (float)v;
+        float x = -60.0f + 30.0f * (float)v; /* 30 m apart: one's history is not another's */
         render_test_look_at(world_from_view, (float[3]){x, 4.0f + (float)v, 6},
                             (float[3]){x + 4.0f, 0, -8});
         memcpy(views[v].world_from_view, world_from_view, sizeof(mat4));
@@ -404,7 +404,7 @@ static void test_multi_view_matches_cpu(void **state) {
         side a, b;
         side_create(&a, false, NULL);
         side_create(&b, true, NULL);
-        uint32_t frames[5] = {0, 1, 2, 2, 2};
+        uint32_t frames[5] = {0, 1, 2, 2, 2}, last_nv = 0;
         for (uint32_t f = 0; f < 5; f++) {
             draw_views(&a, ia, frames[f], n, pa);
             draw_views(&b, ib, frames[f], n, pb);
@@ -417,7 +417,16 @@ static void test_multi_view_matches_cpu(void **state) {
                 uint32_t visible = 0;
                 check_view(&a, &b, ib, v, &visible);
                 assert_true(visible > 0);
+                /* The frame the render texture's camera starts drawing (first: the others'
+                 * positions shift by one), each camera keeps its occlusion history. */
+                rill__gpu_cull_stats vst;
+                rill__gpu_cull_view_info(b.r, v, &vst);
+                assert_true(vst.occluding);
+                if (f > 0 && nv > last_nv && !b.r->frame.views[v].target_tex.id) {
+                    assert_false(vst.occlusion_reset);
+                }
             }
+            last_nv = nv;
             assert_memory_equal(pa, pb, sizeof(pa));
             if (f == 4) {
                 assert_int_equal(nv, n);        /* the render texture's camera draws by now */
@@ -774,9 +783,11 @@ static void test_table_shared_by_split_frame(void **state) {
     assert_int_equal(st.views, 1u);
     assert_int_equal(st.resident, BOOT_N);
     assert_int_equal(st.spawned, 0u);
-    assert_int_equal(st.view_slots, 2u); /* the right half's buffers, kept a few frames */
+    /* The split's two views are not the single view (other rectangles): their slots are kept a
+     * few frames. */
+    assert_int_equal(st.view_slots, 3u);
     assert_memory_equal(pa, pb, sizeof(pa));
-    /* Eight frames without the second view give its buffers back; the split comes back. */
+    /* Eight frames without the split's views give their buffers back; the split comes back. */
     for (uint32_t frame = 0; frame < 8; frame++) {
         draw_few(&b, ib, BOOT_N, pb);
     }
@@ -785,7 +796,7 @@ static void test_table_shared_by_split_frame(void **state) {
     draw_split(&b, ib, BOOT_N, pb);
     draw_split(&a, ia, BOOT_N, pa);
     rill__gpu_cull_info(b.r, &st);
-    assert_int_equal(st.view_slots, 2u);
+    assert_int_equal(st.view_slots, 3u);
     assert_memory_equal(pa, pb, sizeof(pa));
     render_test_destroy_clean(a.r, false);
     render_test_destroy_clean(b.r, false);
