@@ -479,7 +479,7 @@ RSN
     # Given options only, it takes them as `run`'s (getting-started: ./mygame --frames 3).
     (cd empty && ../game --frames 0 >../out.txt 2>../err.txt)
     [ $? -eq 2 ] || fail "game --frames 0: not refused as a usage error"
-    expect_err "rill run: bad --frames '0'"
+    expect_err "^game: bad --frames '0'"
     (cd empty && env -u DISPLAY -u WAYLAND_DISPLAY ../game --frames 3 >../out.txt 2>../err.txt) &&
         fail "game --frames 3: no display, yet it succeeded"
     expect_err "no display"
