@@ -480,7 +480,10 @@ static void apply_req(rill_asset_server *s, load_req *r) {
     }
     rill_mutex_unlock(&s->lock);
     if (failed) {
-        RILL_LOG_WARN(SERVER_MODULE, "load failed: %s", r->err.msg);
+        /* The requester says it, with what the file was for (the model system names the entity,
+         * texture streaming warns once per texture however often it retries): a warning here
+         * repeated each of them. */
+        RILL_LOG_INFO(SERVER_MODULE, "load failed: %s", r->err.msg);
     }
     if (drop) {
         unload_payload(s, r->loader, r->payload, r->bytes);
