@@ -92,6 +92,23 @@ static void spawn(bench *b, uint32_t n, const char *script) {
     }
 }
 
+/* A case's check line: instances running, errors, the Lua heap, and what the first entity's
+ * Transform shows (`first_KEY`) against what the steps give (`expected_KEY`). */
+static void print_check(bench *b, const char *name, const char *key, float got, double want) {
+    rill_scripts_stats st;
+    rill_scripts_get_stats(b->s, &st);
+    printf("{\"bench\":\"script\",\"case\":\"%s_check\",\"running\":%u,\"errors\":%u,"
+           "\"lua_bytes\":%zu,\"first_%s\":%.4f,\"expected_%s\":%.4f}\n",
+           name, st.running, st.errors, st.memory_bytes, key, (double)got, key, want);
+}
+
+/* The first entity's Transform (every case's entity 0). */
+static const rill_transform *first_transform(bench *b) {
+    static const rill_transform none = {{-1, -1, -1}, {-1, -1, -1, -1}, {-1, -1, -1}};
+    const rill_transform *t = rill_world_get(b->w, RILL_ENTITY_MAKE(0, 1), RILL_COMPONENT_TRANSFORM);
+    return t ? t : &none;
+}
+
 /* Starts the instances (init), then runs and times `frames` updates. */
 static void time_updates(bench *b, uint32_t frames, uint64_t *ns, uint64_t *cpu) {
     rill_scripts_update(b->s, 1.0 / 60.0);
@@ -118,18 +135,11 @@ static void bench_arith(const char *dir, uint32_t n, uint32_t frames, uint64_t *
     spawn(&b, n, "arith.lua");
     time_updates(&b, frames, ns, cpu);
     report("arith10k", n, ns, cpu, frames);
-    rill_scripts_stats st;
-    rill_scripts_get_stats(b.s, &st);
-    const rill_transform *t0 =
-        rill_world_get(b.w, RILL_ENTITY_MAKE(0, 1), RILL_COMPONENT_TRANSFORM);
     float y = 0;
     for (uint32_t f = 0; f <= frames; f++) {
         y = (float)(y + (10.0 - y) * 0.01 + 1.0 / 60.0);
     }
-    printf("{\"bench\":\"script\",\"case\":\"arith10k_check\",\"running\":%u,\"errors\":%u,"
-           "\"lua_bytes\":%zu,\"first_y\":%.4f,\"expected_y\":%.4f}\n",
-           st.running, st.errors, st.memory_bytes, t0 ? (double)t0->translation[1] : -1.0,
-           (double)y);
+    print_check(&b, "arith10k", "y", first_transform(&b)->translation[1], y);
     close_bench(&b);
     unlink(path);
 }
@@ -161,14 +171,7 @@ int main(int argc, char **argv) {
     spawn(&b, n, "mover.lua");
     time_updates(&b, frames, ns, cpu);
     report("transform10k", n, ns, cpu, frames);
-    rill_scripts_stats st;
-    rill_scripts_get_stats(b.s, &st);
-    const rill_transform *t0 =
-        rill_world_get(b.w, RILL_ENTITY_MAKE(0, 1), RILL_COMPONENT_TRANSFORM);
-    printf("{\"bench\":\"script\",\"case\":\"transform10k_check\",\"running\":%u,\"errors\":%u,"
-           "\"lua_bytes\":%zu,\"first_y\":%.4f,\"expected_y\":%.4f}\n",
-           st.running, st.errors, st.memory_bytes, t0 ? (double)t0->translation[1] : -1.0,
-           (frames + 1) / 60.0);
+    print_check(&b, "transform10k", "y", first_transform(&b)->translation[1], (frames + 1) / 60.0);
     close_bench(&b);
 
     /* rotate10k: the same with the rotation, turned a step each frame (a quat read, a quat
@@ -184,12 +187,8 @@ int main(int argc, char **argv) {
     spawn(&b, n, "spin.lua");
     time_updates(&b, frames, ns, cpu);
     report("rotate10k", n, ns, cpu, frames);
-    rill_scripts_get_stats(b.s, &st);
-    t0 = rill_world_get(b.w, RILL_ENTITY_MAKE(0, 1), RILL_COMPONENT_TRANSFORM);
-    printf("{\"bench\":\"script\",\"case\":\"rotate10k_check\",\"running\":%u,\"errors\":%u,"
-           "\"lua_bytes\":%zu,\"first_w\":%.4f,\"expected_w\":%.4f}\n",
-           st.running, st.errors, st.memory_bytes, t0 ? (double)t0->rotation[3] : -1.0,
-           cos(0.01 * (frames + 1) / 2));
+    print_check(&b, "rotate10k", "w", first_transform(&b)->rotation[3],
+                cos(0.01 * (frames + 1) / 2));
     close_bench(&b);
     unlink(spin_path);
     bench_arith(dir, n, frames, ns, cpu);

@@ -212,26 +212,59 @@ static int push_lanes(lua_State *L, const script_lanes *t, const double *v) {
     return 1;
 }
 
-static int vec_add(lua_State *L) {
+/* Operand idx of operator sym, or, where scalar, a number standing for every lane. */
+static void operand_or_scalar(lua_State *L, const script_lanes *t, int idx, const char *sym,
+                              bool scalar, double *out) {
+    if (scalar && lua_type(L, idx) == LUA_TNUMBER) {
+        for (int i = 0; i < t->n; i++) {
+            out[i] = lua_tonumber(L, idx);
+        }
+        return;
+    }
+    operand(L, t, idx, sym, out);
+}
+
+/* a sym b per lane (sym one of + - * /); scalar_a / scalar_b: that side may be a number. */
+static int binary(lua_State *L, const char *sym, bool scalar_a, bool scalar_b) {
     const script_lanes *t = lanes_up(L);
     double a[SCRIPT_LANES_MAX], b[SCRIPT_LANES_MAX];
-    operand(L, t, 1, "+", a);
-    operand(L, t, 2, "+", b);
+    operand_or_scalar(L, t, 1, sym, scalar_a, a);
+    operand_or_scalar(L, t, 2, sym, scalar_b, b);
     for (int i = 0; i < t->n; i++) {
-        a[i] += b[i];
+        switch (sym[0]) {
+        case '+':
+            a[i] += b[i];
+            break;
+        case '-':
+            a[i] -= b[i];
+            break;
+        case '*':
+            a[i] *= b[i];
+            break;
+        default:
+            a[i] /= b[i];
+            break;
+        }
     }
     return push_lanes(L, t, a);
 }
 
+static int vec_add(lua_State *L) {
+    return binary(L, "+", false, false);
+}
+
 static int vec_sub(lua_State *L) {
-    const script_lanes *t = lanes_up(L);
-    double a[SCRIPT_LANES_MAX], b[SCRIPT_LANES_MAX];
-    operand(L, t, 1, "-", a);
-    operand(L, t, 2, "-", b);
-    for (int i = 0; i < t->n; i++) {
-        a[i] -= b[i];
-    }
-    return push_lanes(L, t, a);
+    return binary(L, "-", false, false);
+}
+
+/* s * a, a * s, or a * b per lane. */
+static int vec_mul(lua_State *L) {
+    return binary(L, "*", true, true);
+}
+
+/* a / s, or a / b per lane. */
+static int vec_div(lua_State *L) {
+    return binary(L, "/", false, true);
 }
 
 static int vec_unm(lua_State *L) {
@@ -244,56 +277,19 @@ static int vec_unm(lua_State *L) {
     return push_lanes(L, t, a);
 }
 
-/* s * a, a * s, or a * b per lane. */
-static int vec_mul(lua_State *L) {
-    const script_lanes *t = lanes_up(L);
-    double a[SCRIPT_LANES_MAX], b[SCRIPT_LANES_MAX];
-    bool scale_a = lua_type(L, 1) == LUA_TNUMBER; /* s * b */
-    if (scale_a) {
-        operand(L, t, 2, "*", b);
-        for (int i = 0; i < t->n; i++) {
-            a[i] = lua_tonumber(L, 1);
-        }
-    } else {
-        operand(L, t, 1, "*", a);
-        if (lua_type(L, 2) == LUA_TNUMBER) {
-            for (int i = 0; i < t->n; i++) {
-                b[i] = lua_tonumber(L, 2);
-            }
-        } else {
-            operand(L, t, 2, "*", b);
-        }
-    }
-    for (int i = 0; i < t->n; i++) {
-        a[i] *= b[i];
-    }
-    return push_lanes(L, t, a);
-}
-
-/* a / s, or a / b per lane. */
-static int vec_div(lua_State *L) {
-    const script_lanes *t = lanes_up(L);
-    double a[SCRIPT_LANES_MAX], b[SCRIPT_LANES_MAX];
-    operand(L, t, 1, "/", a);
-    if (lua_type(L, 2) == LUA_TNUMBER) {
-        for (int i = 0; i < t->n; i++) {
-            b[i] = lua_tonumber(L, 2);
-        }
-    } else {
-        operand(L, t, 2, "/", b);
-    }
-    for (int i = 0; i < t->n; i++) {
-        a[i] /= b[i];
-    }
-    return push_lanes(L, t, a);
-}
-
 static double dot_n(const double *a, const double *b, int n) {
     double d = 0;
     for (int i = 0; i < n; i++) {
         d += a[i] * b[i];
     }
     return d;
+}
+
+/* The argument of method op (a:op() or type.op(a)). */
+static const script_lanes *one_arg(lua_State *L, const char *op, double *a) {
+    const script_lanes *t = lanes_up(L);
+    rill__script_lanes_arg(L, t, 1, op, a);
+    return t;
 }
 
 /* The two arguments of method op (a:op(b) or type.op(a, b)). */
@@ -312,18 +308,16 @@ static int vec_dot(lua_State *L) {
 }
 
 static int vec_length(lua_State *L) {
-    const script_lanes *t = lanes_up(L);
     double a[SCRIPT_LANES_MAX];
-    rill__script_lanes_arg(L, t, 1, "length", a);
+    const script_lanes *t = one_arg(L, "length", a);
     lua_pushnumber(L, sqrt(dot_n(a, a, t->n)));
     return 1;
 }
 
 /* The unit vector along a; all zero for a zero vector. */
 static int vec_normalized(lua_State *L) {
-    const script_lanes *t = lanes_up(L);
     double a[SCRIPT_LANES_MAX];
-    rill__script_lanes_arg(L, t, 1, "normalized", a);
+    const script_lanes *t = one_arg(L, "normalized", a);
     double l = sqrt(dot_n(a, a, t->n));
     for (int i = 0; i < t->n; i++) {
         a[i] = l == 0 ? 0 : a[i] / l;
@@ -352,9 +346,8 @@ static int vec_distance(lua_State *L) {
 }
 
 static int vec_copy(lua_State *L) {
-    const script_lanes *t = lanes_up(L);
     double a[SCRIPT_LANES_MAX];
-    rill__script_lanes_arg(L, t, 1, "copy", a);
+    const script_lanes *t = one_arg(L, "copy", a);
     return push_lanes(L, t, a);
 }
 
