@@ -105,7 +105,8 @@ static void print_check(bench *b, const char *name, const char *key, float got, 
 /* The first entity's Transform (every case's entity 0). */
 static const rill_transform *first_transform(bench *b) {
     static const rill_transform none = {{-1, -1, -1}, {-1, -1, -1, -1}, {-1, -1, -1}};
-    const rill_transform *t = rill_world_get(b->w, RILL_ENTITY_MAKE(0, 1), RILL_COMPONENT_TRANSFORM);
+    const rill_transform *t =
+        rill_world_get(b->w, RILL_ENTITY_MAKE(0, 1), RILL_COMPONENT_TRANSFORM);
     return t ? t : &none;
 }
 
