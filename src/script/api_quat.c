@@ -4,7 +4,8 @@
  * methods dot, length, normalized, inverse, slerp and copy, with quat.axis_angle(axis, radians)
  * and quat.euler(x, y, z) on the `quat` global. A quat field read makes a new one (a copy).
  * Where a quat is taken, a table {x=, y=, z=, w=} or {x, y, z, w} is taken too. The field access,
- * `==`, tostring, the constructor and the argument reader are the lanes type's (lanes.c). */
+ * `==`, tostring, the constructor, the argument reader and dot, length and copy are the lanes
+ * type's (lanes.c). */
 #include <math.h>
 #include <string.h>
 
@@ -116,21 +117,6 @@ static int q_mul(lua_State *L) {
 
 /* >>methods ----------------------------------------------------------------------------------- */
 
-static int m_dot(lua_State *L) {
-    double a[4], b[4];
-    arg_quat(L, 1, "dot", a);
-    arg_quat(L, 2, "dot", b);
-    lua_pushnumber(L, dot4(a, b));
-    return 1;
-}
-
-static int m_length(lua_State *L) {
-    double a[4];
-    arg_quat(L, 1, "length", a);
-    lua_pushnumber(L, sqrt(dot4(a, a)));
-    return 1;
-}
-
 /* The unit quat along a; the identity for a zero quat. */
 static int m_normalized(lua_State *L) {
     double a[4];
@@ -183,12 +169,6 @@ static int m_slerp(lua_State *L) {
     return push_q(L, r);
 }
 
-static int m_copy(lua_State *L) {
-    double a[4];
-    arg_quat(L, 1, "copy", a);
-    return push_q(L, a);
-}
-
 /* quat.axis_angle(axis, radians): the rotation about axis (normalized here). */
 static int m_axis_angle(lua_State *L) {
     double axis[3], q[4];
@@ -209,12 +189,9 @@ static int m_euler(lua_State *L) {
 }
 
 void rill__script_open_quat(lua_State *L, rill_scripts *s) {
-    static const luaL_Reg methods[] = {{"dot", m_dot},
-                                       {"length", m_length},
-                                       {"normalized", m_normalized},
+    static const luaL_Reg methods[] = {{"normalized", m_normalized},
                                        {"inverse", m_inverse},
                                        {"slerp", m_slerp},
-                                       {"copy", m_copy},
                                        {"axis_angle", m_axis_angle},
                                        {"euler", m_euler},
                                        {NULL, NULL}};

@@ -2,10 +2,11 @@
  * share: reading an argument (the userdata, or a table it is read from), the lane a field name
  * picks, the field read and write metamethods with their errors, ==, tostring and the
  * constructor, and making the metatable and the global. Each type names itself with a
- * script_lanes (its name, lane names, type test, constructor defaults and push). The vectors
- * (vec2, vec3, vec4, color) share their per-lane arithmetic here too (+ - * /, unary -, dot,
- * length, normalized, lerp, distance, copy); vec3's cross and all of quat's math stay in their
- * files (api_vec3.c, api_quat.c). */
+ * script_lanes (its name, lane names, type test, constructor defaults and push). The per-lane
+ * methods dot, length and copy are here for all of them, and for the vectors (vec2, vec3, vec4,
+ * color) the rest of their arithmetic too (+ - * /, unary -, normalized, lerp, distance); vec3's
+ * cross and quat's own math (product, normalized, inverse, slerp, ...) stay in their files
+ * (api_vec3.c, api_quat.c). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -193,7 +194,8 @@ static int lanes_call(lua_State *L) {
     return 1;
 }
 
-/* >>vector arithmetic (per lane; a type with .vector set; upvalue 1 is its script_lanes) ------ */
+/* >>per-lane arithmetic (dot, length and copy for every type, the rest for the vectors: a type
+ * with .vector set; upvalue 1 is its script_lanes) -------------------------------------------- */
 
 /* Operand idx of operator sym ("+"): raises "vec3 +: expected a vec3, got a number". */
 static void operand(lua_State *L, const script_lanes *t, int idx, const char *sym, double *out) {
@@ -351,10 +353,12 @@ static int vec_copy(lua_State *L) {
     return push_lanes(L, t, a);
 }
 
+/* Every lanes type's (quat's too). */
+static const luaL_Reg LANES_METHODS[] = {
+    {"dot", vec_dot}, {"length", vec_length}, {"copy", vec_copy}, {NULL, NULL}};
+/* The vectors' besides. */
 static const luaL_Reg VECTOR_METHODS[] = {
-    {"dot", vec_dot},   {"length", vec_length},     {"normalized", vec_normalized},
-    {"lerp", vec_lerp}, {"distance", vec_distance}, {"copy", vec_copy},
-    {NULL, NULL}};
+    {"normalized", vec_normalized}, {"lerp", vec_lerp}, {"distance", vec_distance}, {NULL, NULL}};
 static const luaL_Reg VECTOR_META[] = {{"__add", vec_add}, {"__sub", vec_sub}, {"__unm", vec_unm},
                                        {"__mul", vec_mul}, {"__div", vec_div}, {NULL, NULL}};
 
@@ -375,6 +379,7 @@ static void set_closure(lua_State *L, const script_lanes *t, lua_CFunction fn, c
 void rill__script_lanes_open(lua_State *L, const script_lanes *t, const luaL_Reg *methods,
                              const luaL_Reg *meta, int *out_mt, const void **out_meta) {
     lua_newtable(L);
+    set_closures(L, t, LANES_METHODS);
     if (t->vector) {
         set_closures(L, t, VECTOR_METHODS);
     }
