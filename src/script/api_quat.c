@@ -189,12 +189,9 @@ static int m_euler(lua_State *L) {
 }
 
 void rill__script_open_quat(lua_State *L, rill_scripts *s) {
-    static const luaL_Reg methods[] = {{"normalized", m_normalized},
-                                       {"inverse", m_inverse},
-                                       {"slerp", m_slerp},
-                                       {"axis_angle", m_axis_angle},
-                                       {"euler", m_euler},
-                                       {NULL, NULL}};
+    static const luaL_Reg methods[] = {{"normalized", m_normalized}, {"inverse", m_inverse},
+                                       {"slerp", m_slerp},           {"axis_angle", m_axis_angle},
+                                       {"euler", m_euler},           {NULL, NULL}};
     static const luaL_Reg meta[] = {{"__mul", q_mul}, {NULL, NULL}};
     rill__script_lanes_open(L, &QUAT, methods, meta, &s->quat_mt, &s->quat_meta);
 }
