@@ -430,19 +430,24 @@ void rill__gi_destroy(rill_renderer *r) {
     r->gi = NULL;
 }
 
-void rill__gi_stats(const rill_renderer *r, rill_render_stats *st) {
-    st->gi_ms = 0.0;
-    st->gi_voxelize_ms = 0.0;
-    st->gi_voxel_units = 0;
-    st->gi_voxels_filled = 0;
-    st->gi_cascades_resident = 0;
+double rill__gi_gpu_ms(const rill_render_stats *st) {
+    double ms = 0.0;
     for (uint32_t i = 0; i < st->pass_count; i++) {
         const char *n = st->pass_names[i];
         if (n && (strncmp(n, "ssgi", 4) == 0 || strncmp(n, "vxgi", 4) == 0 ||
                   strncmp(n, "hwrt", 4) == 0)) {
-            st->gi_ms += st->pass_gpu_ms[i];
+            ms += st->pass_gpu_ms[i];
         }
     }
+    return ms;
+}
+
+void rill__gi_stats(const rill_renderer *r, rill_render_stats *st) {
+    st->gi_ms = rill__gi_gpu_ms(st);
+    st->gi_voxelize_ms = 0.0;
+    st->gi_voxel_units = 0;
+    st->gi_voxels_filled = 0;
+    st->gi_cascades_resident = 0;
     st->gi_tier = 0;
     st->gi_hwrt_why[0] = '\0';
     const rill__gi *g0 = r->gi;

@@ -89,5 +89,7 @@ void rill__gi_trace_io_get(rill_rg_ctx *ctx, const rill__gi *gi, rill__gi_trace_
 void rill__gi_trace_dispatch(rill_rg_ctx *ctx, const rill__gi_trace_io *io);
 void rill__gi_destroy(rill_renderer *r);
 void rill__gi_stats(const rill_renderer *r, rill_render_stats *st);
+/* The GI passes' GPU ms among st's pass timings (ssgi*, vxgi*, hwrt*): rill_render_stats.gi_ms. */
+double rill__gi_gpu_ms(const rill_render_stats *st);
 
 #endif

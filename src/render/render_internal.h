@@ -542,7 +542,8 @@ rill_result rill__frame_render(rill_renderer *r, const rill_render_snapshot *sna
 /* render_thread.c: the optional render thread. guard waits for the frame in progress when called
  * from another thread (every renderer entry point that reads or changes renderer state calls it;
  * a no-op without a render thread and on it); submit waits for the previous frame and hands
- * `snap` over; stats copies what the thread published at the end of its last frame. */
+ * `snap` over; stats copies what the thread published at the end of the last frame the caller
+ * synchronised with (the hand-off, a sync, a guard), with GPU timings as fresh as without it. */
 rill_result rill__rthread_start(rill_renderer *r, rill_error *err);
 void rill__rthread_stop(rill_renderer *r);
 void rill__rthread_guard(const rill_renderer *r);
@@ -552,6 +553,9 @@ rill_result rill__rthread_submit(rill_renderer *r, const rill_render_snapshot *s
 void rill__rthread_stats(const rill_renderer *r, rill_render_stats *out);
 /* renderer.c: rill_renderer_stats' fields from the renderer's own state. */
 void rill__renderer_fill_stats(const rill_renderer *r, rill_render_stats *out);
+/* ... the GPU timings alone: pass_count, pass_names, pass_gpu_ms, ssr_gpu_ms, probe_bake_gpu_ms
+ * (the newest frame the GPU has finished). */
+void rill__renderer_fill_gpu_timings(const rill_renderer *r, rill_render_stats *out);
 
 /* overlay.c: adds the overlay pass (when there is text) and the capture pass (when one was asked
  * for) between end_main_pass_post_processing and out_pass; frees the overlay state. */

@@ -6,7 +6,9 @@
  * and every renderer call from another thread waits for the frame first (rill__rthread_guard at the
  * renderer's entry points and in the GPU layer's resource calls), so each call sees the renderer as
  * the single-threaded order would. Statistics are published by the thread at the end of each frame
- * under the lock, so reading them does not wait. */
+ * under the lock; the caller reads those of the last frame it synchronised with (the hand-off, a
+ * sync, any call that waited for the frame), so reading them does not wait and a frame's figures
+ * do not depend on how far the thread has got. */
 #include "frame.h"
 
 #include <pthread.h>
@@ -29,6 +31,9 @@ typedef struct rill__rthread {
     rill_result result; /* the first failure not yet reported, else RILL_OK */
     rill_error err;
     rill_render_stats stats; /* published at the end of each frame */
+    /* What rill_renderer_stats gives the caller: `stats` as it was at the caller's last
+     * synchronisation with the thread (wait_frame, a guard that found it idle, the hand-off). */
+    rill_render_stats stats_seen;
     double sync_ms;          /* waits for the thread since the last hand-off */
     double sync_ms_last;     /* ... between the last two hand-offs */
 } rill__rthread;
@@ -91,6 +96,7 @@ rill_result rill__rthread_start(rill_renderer *r, rill_error *err) {
     rill_cond_init(&t->wake);
     rill_cond_init(&t->done);
     rill__renderer_fill_stats(r, &t->stats); /* what stats say before the first frame */
+    t->stats_seen = t->stats;
     r->rthread = t;
     if (pthread_create(&t->thread, NULL, thread_main, r) != 0) {
         rill__rthread_stop(r);
@@ -124,16 +130,17 @@ void rill__rthread_stop(rill_renderer *r) {
     r->rthread = NULL;
 }
 
-/* Waits while a frame is in progress (lock held). */
+/* Waits while a frame is in progress (lock held); the caller has seen that frame's statistics
+ * after. */
 static void wait_frame(rill__rthread *t) {
-    if (!t->busy) {
-        return;
+    if (t->busy) {
+        uint64_t t0 = rill_time_ns();
+        while (t->busy) {
+            rill_cond_wait(&t->done, &t->lock);
+        }
+        t->sync_ms += (double)(rill_time_ns() - t0) * 1e-6;
     }
-    uint64_t t0 = rill_time_ns();
-    while (t->busy) {
-        rill_cond_wait(&t->done, &t->lock);
-    }
-    t->sync_ms += (double)(rill_time_ns() - t0) * 1e-6;
+    t->stats_seen = t->stats;
 }
 
 void rill__rthread_guard(const rill_renderer *r) {
@@ -193,10 +200,16 @@ rill_result rill__rthread_submit(rill_renderer *r, const rill_render_snapshot *s
     return res;
 }
 
+/* The statistics of the last frame the caller synchronised with. The GPU timings are the newest
+ * finished GPU frame's, as without the thread: read afresh while the thread is idle (it cannot
+ * start a frame while the lock is held), so a wait for the GPU is followed by that frame's. */
 void rill__rthread_stats(const rill_renderer *r, rill_render_stats *out) {
     rill__rthread *t = r->rthread;
     rill_mutex_lock(&t->lock);
-    *out = t->stats;
+    *out = t->stats_seen;
     out->render_sync_ms = t->sync_ms_last;
+    if (!t->busy) {
+        rill__renderer_fill_gpu_timings(r, out);
+    }
     rill_mutex_unlock(&t->lock);
 }

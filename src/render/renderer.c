@@ -478,6 +478,24 @@ void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out) {
     rill__renderer_fill_stats(r, out);
 }
 
+void rill__renderer_fill_gpu_timings(const rill_renderer *r, rill_render_stats *out) {
+    const char *const *names;
+    const double *ms;
+    uint32_t n = rill__gpu_timings(r->gpu, &names, &ms);
+    out->pass_count = RILL_MIN(n, (uint32_t)RILL_RENDER_MAX_PASS_TIMINGS);
+    out->ssr_gpu_ms = 0.0;
+    out->probe_bake_gpu_ms = 0.0;
+    for (uint32_t i = 0; i < out->pass_count; i++) {
+        const char *label = names[i];
+        double t = ms[i];
+        out->pass_names[i] = label;
+        out->pass_gpu_ms[i] = t;
+        out->ssr_gpu_ms += label && strncmp(label, "ssr_", 4) == 0 ? t : 0.0;
+        out->probe_bake_gpu_ms += label && strncmp(label, "probe.", 6) == 0 ? t : 0.0;
+    }
+    out->gi_ms = rill__gi_gpu_ms(out);
+}
+
 void rill__renderer_fill_stats(const rill_renderer *r, rill_render_stats *out) {
     memset(out, 0, sizeof(*out));
     const rill__gpu_caps *caps = rill__gpu_get_caps(r->gpu);
@@ -491,14 +509,7 @@ void rill__renderer_fill_stats(const rill_renderer *r, rill_render_stats *out) {
     out->cpu_graph_ms = r->cpu_phase_ms[RILL__CPU_GRAPH];
     out->cpu_commands_ms = r->cpu_phase_ms[RILL__CPU_COMMANDS];
     out->cpu_submit_ms = r->cpu_phase_ms[RILL__CPU_SUBMIT];
-    const char *const *names;
-    const double *ms;
-    uint32_t n = rill__gpu_timings(r->gpu, &names, &ms);
-    out->pass_count = RILL_MIN(n, (uint32_t)RILL_RENDER_MAX_PASS_TIMINGS);
-    for (uint32_t i = 0; i < out->pass_count; i++) {
-        out->pass_names[i] = names[i];
-        out->pass_gpu_ms[i] = ms[i];
-    }
+    rill__renderer_fill_gpu_timings(r, out);
     out->pass_cpu_count = r->pass_cpu_count;
     memcpy(out->pass_cpu_names, r->pass_cpu_names, sizeof(out->pass_cpu_names));
     memcpy(out->pass_cpu_ms, r->pass_cpu_ms, sizeof(out->pass_cpu_ms));
@@ -520,12 +531,6 @@ void rill__renderer_fill_stats(const rill_renderer *r, rill_render_stats *out) {
     rill__gi_stats(r, out);
     rill__probes_stats(r, &out->probes_shaded, &out->probe_bakes, &out->probes_failed,
                        &out->probes_waiting);
-    for (uint32_t i = 0; i < out->pass_count; i++) {
-        const char *label = out->pass_names[i];
-        double t = out->pass_gpu_ms[i];
-        out->ssr_gpu_ms += label && strncmp(label, "ssr_", 4) == 0 ? t : 0.0;
-        out->probe_bake_gpu_ms += label && strncmp(label, "probe.", 6) == 0 ? t : 0.0;
-    }
     out->triangles = r->triangles;
     out->texture_bytes = rill__texture_bytes(r);
     out->light_cluster_refs = r->light_cluster_refs;

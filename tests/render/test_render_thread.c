@@ -5,8 +5,8 @@
  * every frame's snapshot lives on a stack frame that is gone when the thread records (the
  * renderer copies the struct), and the instance array is rewritten after rill_renderer_sync, as
  * the contract says. The pictures read back must be byte for byte the same, validation clean,
- * every renderer byte freed; the threaded side's stats say render_thread_ms. The tsan build runs
- * it too (label gpu). */
+ * every renderer byte freed; the threaded side's stats say render_thread_ms, and they are those of
+ * the frame the caller last synchronised with. The tsan build runs it too (label gpu). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -164,10 +164,52 @@ static void destroy_in_flight(void **state) {
     rill_free(s);
 }
 
+/* rill_renderer_stats gives the frame the caller last synchronised with, however far the thread
+ * has got: after a hand-off the frame before (fly's frames.jsonl lines rely on it), after a sync
+ * the frame handed over. GPU timings after rill_renderer_wait_idle are the waited frame's, as
+ * without the thread. */
+static void stats_of_the_synced_frame(void **state) {
+    (void)state;
+    side *s = rill_calloc(1, sizeof(side)), *plain = rill_calloc(1, sizeof(side));
+    assert_true(s && plain);
+    side_create(s, true);
+    side_create(plain, false);
+    rill_error err = {0};
+    make_extra(s, 0);
+    make_extra(plain, 0);
+    draw(s, 0);
+    draw(plain, 0);
+    assert_int_equal(rill_renderer_wait_idle(s->r, &err), RILL_OK);
+    assert_int_equal(rill_renderer_wait_idle(plain->r, &err), RILL_OK);
+    rill_render_stats first, now, ref;
+    rill_renderer_stats(s->r, &first);
+    rill_renderer_stats(plain->r, &ref);
+    assert_true(ref.pass_count > 0);
+    assert_int_equal(first.pass_count, ref.pass_count);
+    for (uint32_t i = 0; i < ref.pass_count; i++) {
+        assert_string_equal(first.pass_names[i], ref.pass_names[i]);
+    }
+    draw(s, 1);
+    rill_sleep_ns(300u * 1000u * 1000u); /* the thread finishes frame 1 meanwhile, unseen */
+    rill_renderer_stats(s->r, &now);
+    assert_true(now.frame_index == first.frame_index);
+    assert_true(now.render_thread_ms == first.render_thread_ms);
+    assert_int_equal(rill_renderer_sync(s->r, &err), RILL_OK);
+    rill_renderer_stats(s->r, &now);
+    assert_true(now.frame_index > first.frame_index);
+    drop_extra(s, s->extra_mesh, s->extra_tex, s->extra_mat);
+    drop_extra(plain, plain->extra_mesh, plain->extra_tex, plain->extra_mat);
+    assert_int_equal(render_test_destroy(s->r), 0);
+    assert_int_equal(render_test_destroy(plain->r), 0);
+    rill_free(s);
+    rill_free(plain);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_pixels_with_churn),
         cmocka_unit_test(destroy_in_flight),
+        cmocka_unit_test(stats_of_the_synced_frame),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -98,8 +98,12 @@ typedef struct rill_render_stats {
     double ssr_gpu_ms, probe_bake_gpu_ms;
 } rill_render_stats;
 /* Fills *out (zeroed for a NULL renderer). GPU timings are those of the newest finished frame.
- * With a render thread, every field but render_sync_ms is the one the thread published when it
- * finished its last frame (the call does not wait for the frame in progress). */
+ * With a render thread the call does not wait for the frame in progress: the fields are those the
+ * thread published when it finished the last frame the caller synchronised with (the frame
+ * before the one just handed to rill_renderer_render, or the last one after rill_renderer_sync,
+ * rill_renderer_wait_idle or any other call that waited for it), whatever the thread has done
+ * since; the GPU timings (pass_*, gi_ms, ssr_gpu_ms, probe_bake_gpu_ms) are the newest finished
+ * GPU frame's as without the thread. */
 void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out);
 /* Appends the last frame's compiled graph listing to sb. */
 void rill_renderer_dump_graph(const rill_renderer *r, rill_strbuf *sb);
