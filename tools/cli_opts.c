@@ -1,4 +1,4 @@
-/* cli_opts.c: the table-driven option parser (cli_opts.h). */
+/* cli_opts.c: the table-driven option parser (cli_opts.h), and the render thread's flags. */
 #include "cli_opts.h"
 
 #include "cli_args.h"
@@ -188,5 +188,15 @@ int rill_cli_parse(const rill_cli_parser *p, int argc, char **argv) {
             return rc;
         }
     }
+    return 0;
+}
+
+int rill_cli_render_thread(const char *cmd, bool on, bool off, int *out) {
+    if (on && off) {
+        fprintf(stderr, "rill %s: --render-thread and --no-render-thread contradict each other\n",
+                cmd);
+        return 2;
+    }
+    *out = on ? 1 : off ? -1 : 0;
     return 0;
 }

@@ -73,4 +73,9 @@ const char *rill_cli_who(const char *cmd);
 /* Parses argv[1..argc): 0 to go on, -1 after --help (exit 0), 2 on a usage error (printed). */
 int rill_cli_parse(const rill_cli_parser *p, int argc, char **argv);
 
+/* The flags --render-thread (on) and --no-render-thread (off) as one setting in *out: 0 neither
+ * (the project's [rendering] render_thread, on by default), 1 on, -1 off. 2 when both are given
+ * (said on stderr as "rill CMD: ..."), else 0. */
+int rill_cli_render_thread(const char *cmd, bool on, bool off, int *out);
+
 #endif /* RILL_TOOLS_CLI_OPTS_H */

@@ -31,6 +31,7 @@ void rill_cli_plugin_components_add(rill_cli_plugin_components *pc, rill_content
     }
     rill_renderer_desc rd = rill_renderer_query_defaults();
     rd.width = rd.height = 16;
+    rd.render_thread = false; /* a plugin host: it draws no frame */
     rill_error err = {0};
     if (!(pc->r = rill_renderer_create(&rd, &err)) ||
         rill_cli_effects_attach(&pc->fx, pc->r, c, &err) != RILL_OK) {

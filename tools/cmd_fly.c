@@ -65,9 +65,11 @@ static void usage(FILE *f) {
         "                      blue #low, amber swapping, grey not streamed)\n"
         "  --gpu-cull          GPU-driven culling and drawing of plain opaque instances (also\n"
         "                      [rendering] gpu_culling in project.toml)\n"
-        "  --render-thread     record and submit each frame on a render thread while the next\n"
-        "                      frame's app update runs (also [rendering] render_thread in\n"
-        "                      project.toml); frames.jsonl adds render_thread_ms\n"
+        "  --no-render-thread  record and submit each frame on the main thread (default: on a\n"
+        "                      render thread while the next frame's app update runs, as\n"
+        "                      [rendering] render_thread in project.toml, default true;\n"
+        "                      frames.jsonl then says render_thread_ms)\n"
+        "  --render-thread     on a render thread even where the project turns it off\n"
         "  --no-occlusion      with GPU culling, no occlusion culling (also [rendering]\n"
         "                      gpu_occlusion = false)\n"
         "  --cameras N         N views side by side (split screen, 1-4): the path camera on\n"
@@ -89,7 +91,8 @@ static int parse(int argc, char **argv, fly_opts *o) {
         {"--window", RILL_CLI_OPT_FLAG, &o->window},
         {"--texture-heatmap", RILL_CLI_OPT_FLAG, &o->heatmap},
         {"--gpu-cull", RILL_CLI_OPT_FLAG, &o->gpu_cull},
-        {"--render-thread", RILL_CLI_OPT_FLAG, &o->render_thread},
+        {"--render-thread", RILL_CLI_OPT_FLAG, &o->render_thread_on},
+        {"--no-render-thread", RILL_CLI_OPT_FLAG, &o->render_thread_off},
         {"--no-occlusion", RILL_CLI_OPT_FLAG, &o->no_occlusion},
         {"--no-hlod", RILL_CLI_OPT_FLAG, &o->no_hlod},
         {"--out", RILL_CLI_OPT_STRING, &o->out},
@@ -106,7 +109,8 @@ static int parse(int argc, char **argv, fly_opts *o) {
     };
     const rill_cli_parser p = {"fly", opts, RILL_COUNTOF(opts), &o->input, &o->fx, usage};
     int rc = rill_cli_parse(&p, argc, argv);
-    if (rc) {
+    if (rc || (rc = rill_cli_render_thread("fly", o->render_thread_on, o->render_thread_off,
+                                           &o->render_thread))) {
         return rc;
     }
     if (!o->input || !o->out) {
@@ -164,7 +168,7 @@ static int fly_setup(fly_run *run, rill_error *err) {
         d.upload_budget_bytes = (uint64_t)run->o.upload_budget_mb << 20;
     }
     if (run->o.render_thread) {
-        d.render_thread = true;
+        d.render_thread = run->o.render_thread > 0;
     }
     if (run->o.no_occlusion) {
         d.debug_flags |= RILL_RENDER_DEBUG_NO_OCCLUSION;
@@ -182,7 +186,7 @@ static int fly_setup(fly_run *run, rill_error *err) {
     }
     rill_renderer_settings rset;
     rill_renderer_get_settings(run->r, &rset);
-    run->threaded = rset.render_thread; /* --render-thread or [rendering] render_thread */
+    run->threaded = rset.render_thread; /* [rendering] render_thread, or the flags */
     if (rill_cli_effects_attach(&run->o.fx, run->r, run->content, err) != RILL_OK ||
         rill_content_load(run->content, run->r, err) != RILL_OK ||
         rill_cli_effects_apply(&run->o.fx, run->content, run->r, err) != RILL_OK) {

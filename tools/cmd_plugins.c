@@ -99,6 +99,7 @@ int rill_cmd_plugins(int argc, char **argv) {
     rill_cli_install_log(false);
     rill_renderer_desc rd = rill_renderer_query_defaults();
     rd.width = rd.height = 16;
+    rd.render_thread = false; /* a plugin host: it draws no frame */
     rill_renderer *r = NULL;
     rill_error err = {0};
     if (!(r = rill_renderer_create(&rd, &err))) {

@@ -35,7 +35,8 @@ typedef struct render_opts {
     int ssao;    /* -1 off, else rill_ssao_quality */
     float bloom; /* intensity; 0 = off */
     bool size_set, dump_graph, stats, validation, auto_exposure, heatmap, strict, gpu_cull;
-    bool render_thread;
+    bool render_thread_on, render_thread_off; /* --render-thread, --no-render-thread */
+    int render_thread; /* rill_cli_render_thread: 0 = the project's (on), 1 on, -1 off */
     bool no_occlusion;
     int quality;         /* 0 = the project's, else rill_render_quality */
     rill_cli_effects fx; /* --effect, --plugins */
@@ -99,8 +100,10 @@ static void usage(FILE *f) {
         "  --pick X,Y          the pixel the material view describes\n"
         "  --gpu-cull          GPU-driven culling and drawing of plain opaque instances (also\n"
         "                      [rendering] gpu_culling in project.toml)\n"
-        "  --render-thread     record and submit frames on a render thread (also [rendering]\n"
-        "                      render_thread in project.toml; the pixels are the same)\n"
+        "  --no-render-thread  record and submit frames on the main thread (default: on a\n"
+        "                      render thread, as [rendering] render_thread in project.toml,\n"
+        "                      default true; the pixels are the same)\n"
+        "  --render-thread     on a render thread even where the project turns it off\n"
         "  --no-occlusion      with GPU culling, no occlusion culling (also [rendering]\n"
         "                      gpu_occlusion = false)\n"
         "  --time-of-day HOURS turn the sun (the DirectionalLight marked sun, else the first)\n"
@@ -243,7 +246,8 @@ static int parse(int argc, char **argv, render_opts *o) {
          .max = RILL_CHANNEL_COUNT},
         {"--auto-exposure", RILL_CLI_OPT_FLAG, &o->auto_exposure},
         {"--gpu-cull", RILL_CLI_OPT_FLAG, &o->gpu_cull},
-        {"--render-thread", RILL_CLI_OPT_FLAG, &o->render_thread},
+        {"--render-thread", RILL_CLI_OPT_FLAG, &o->render_thread_on},
+        {"--no-render-thread", RILL_CLI_OPT_FLAG, &o->render_thread_off},
         {"--no-occlusion", RILL_CLI_OPT_FLAG, &o->no_occlusion},
         {"--validation", RILL_CLI_OPT_FLAG, &o->validation},
         {"--dump-graph", RILL_CLI_OPT_FLAG, &o->dump_graph},
@@ -255,7 +259,8 @@ static int parse(int argc, char **argv, render_opts *o) {
     };
     const rill_cli_parser p = {"render", opts, RILL_COUNTOF(opts), &o->input, &o->fx, usage};
     int rc = rill_cli_parse(&p, argc, argv);
-    if (rc) {
+    if (rc || (rc = rill_cli_render_thread("render", o->render_thread_on, o->render_thread_off,
+                                           &o->render_thread))) {
         return rc;
     }
     if ((wire_fade && !rill_cli_wireframe_fade("render", wire_fade, &o->wireframe)) ||
@@ -416,17 +421,20 @@ static void print_stats(const render_opts *o, rill_renderer *r, rill_content *c,
                         const step_times *t) {
     rill_render_stats s;
     rill_renderer_stats(r, &s);
+    rill_renderer_settings rs;
+    rill_renderer_get_settings(r, &rs);
     static const char *const names[] = {"load", "upload", "extract", "record"};
     for (int k = 0; k < 4; k++) {
         printf("cpu %-8s %10.3f ms main thread, %10.3f ms wall%s\n", names[k],
                (double)t->cpu[k] * 1e-6, (double)t->wall[k] * 1e-6,
-               k == T_LOAD      ? " (plugins, scene, models, streaming in)"
-               : k == T_UPLOAD  ? " (meshes and textures to the GPU, batching: warm-up frames)"
-               : k == T_EXTRACT ? " (world to render snapshot, all frames)"
-                                : " (recording and submitting, all frames)");
+               k == T_LOAD         ? " (plugins, scene, models, streaming in)"
+               : k == T_UPLOAD     ? " (meshes and textures to the GPU, batching: warm-up frames)"
+               : k == T_EXTRACT    ? " (world to render snapshot, all frames)"
+               : rs.render_thread ? " (handing frames to the render thread, all frames)"
+                                   : " (recording and submitting, all frames)");
     }
-    printf("cpu record %.3f ms (plus %.3f ms waiting for a frame slot)\n", s.cpu_record_ms,
-           s.cpu_wait_ms);
+    printf("cpu record %.3f ms (plus %.3f ms waiting for a frame slot)%s\n", s.cpu_record_ms,
+           s.cpu_wait_ms, rs.render_thread ? " on the render thread, the last frame" : "");
     for (uint32_t i = 0; i < s.pass_count; i++) {
         printf("gpu %-32s %.3f ms\n", s.pass_names[i], s.pass_gpu_ms[i]);
     }
@@ -457,8 +465,6 @@ static void print_stats(const render_opts *o, rill_renderer *r, rill_content *c,
     printf("reflections: ssr %.3f ms; probes %u shaded, %u baked (%.3f ms this frame), %u "
            "unusable sources\n",
            s.ssr_gpu_ms, s.probes_shaded, s.probe_bakes, s.probe_bake_gpu_ms, s.probes_failed);
-    rill_renderer_settings rs;
-    rill_renderer_get_settings(r, &rs);
     printf("quality %s, shadow map %u, render scale %.2f (3D %ux%u)\n",
            rs.quality == RILL_RENDER_QUALITY_LOW    ? "low"
            : rs.quality == RILL_RENDER_QUALITY_HIGH ? "high"
@@ -536,7 +542,7 @@ int rill_cmd_render(int argc, char **argv) {
         d.debug_flags |= RILL_RENDER_DEBUG_GPU_CULL;
     }
     if (o.render_thread) {
-        d.render_thread = true;
+        d.render_thread = o.render_thread > 0;
     }
     if (o.no_occlusion) {
         d.debug_flags |= RILL_RENDER_DEBUG_NO_OCCLUSION;

@@ -692,7 +692,9 @@ static int run_headless(const rill_cli_viewer_opts *opts, rill_content *content)
     memset(&rd, 0, sizeof(rd));
     rill_content_renderer_desc(content, &rd);
     rd.vsync = false;
-    rd.render_thread |= opts->render_thread;
+    if (opts->render_thread) {
+        rd.render_thread = opts->render_thread > 0;
+    }
     if (opts->width) {
         rd.width = opts->width, rd.height = opts->height;
     }
@@ -794,7 +796,9 @@ int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content)
     rill_renderer_desc rd;
     memset(&rd, 0, sizeof(rd));
     rill_content_renderer_desc(content, &rd);
-    rd.render_thread |= opts->render_thread;
+    if (opts->render_thread) {
+        rd.render_thread = opts->render_thread > 0;
+    }
     const rill_project *p = rill_content_project(content);
     rill_window_desc wd = {.title = opts->title ? opts->title : p->window.title,
                            .width = opts->width ? opts->width : rd.width,
@@ -941,8 +945,11 @@ static void usage(FILE *f) {
         "  --screenshot PNG  save the last frame\n"
         "  --headless        no window: run --frames N frames (scripts, physics, streaming,\n"
         "                    an offscreen renderer) and quit; for tests and servers\n"
-        "  --render-thread   record and submit frames on a render thread while the app's next\n"
-        "                    frame updates (also [rendering] render_thread in project.toml)\n"
+        "  --no-render-thread\n"
+        "                    record and submit frames on the main thread (default: on a render\n"
+        "                    thread while the app's next frame updates, as [rendering]\n"
+        "                    render_thread in project.toml, default true)\n"
+        "  --render-thread   on a render thread even where the project turns it off\n"
         "  --channel NAME=MODE  start a scene channel in a render mode (repeatable): NAME is\n"
         "                    context, selectable, preserve-identity, ghost or bitN; MODE is\n"
         "                    normal, hidden, wireframe or ghost[:OPACITY]\n"
@@ -1057,7 +1064,7 @@ int rill_cmd_run(int argc, char **argv) {
     rill_cli_effects fx;
     memset(&fx, 0, sizeof(fx));
     rill_cli_viewer_opts o = {.vsync = -1, .fullscreen = -1, .effects = &fx};
-    bool fullscreen = false, windowed = false, strict = false;
+    bool fullscreen = false, windowed = false, strict = false, thread_on = false, thread_off = false;
     const char *input = NULL, *pack = NULL, *wire_fade = NULL, *wire_color = NULL, *keys = NULL;
     const rill_cli_opt opts[] = {
         {"--size", RILL_CLI_OPT_SIZE, &o.width, &o.height},
@@ -1086,7 +1093,8 @@ int rill_cmd_run(int argc, char **argv) {
          .want = "hours in [0, 24]", .given = &o.time_of_day_set},
         {"--strict", RILL_CLI_OPT_FLAG, &strict},
         {"--no-overlay", RILL_CLI_OPT_FLAG, &o.no_overlay},
-        {"--render-thread", RILL_CLI_OPT_FLAG, &o.render_thread},
+        {"--render-thread", RILL_CLI_OPT_FLAG, &thread_on},
+        {"--no-render-thread", RILL_CLI_OPT_FLAG, &thread_off},
         {"--passthrough", RILL_CLI_OPT_ENUM, &o.passthrough, .names = PASSTHROUGH_NAMES,
          .values = PASSTHROUGH_VALUES},
     };
@@ -1094,6 +1102,9 @@ int rill_cmd_run(int argc, char **argv) {
     int prc = rill_cli_parse(&p, argc, argv);
     if (prc) {
         return prc < 0 ? 0 : prc;
+    }
+    if (rill_cli_render_thread("run", thread_on, thread_off, &o.render_thread)) {
+        return 2;
     }
     if (!input && !pack && !rill_cli_has_appended_pack()) {
         fprintf(stderr, "rill run: missing INPUT (a project folder, scene, model or --pack)\n");

@@ -210,7 +210,9 @@ typedef struct rill_cli_viewer_opts {
     struct rill_cli_effects *effects; /* --effect / --plugins (NULL = none) */
     bool headless;   /* --headless: no window; an offscreen renderer runs `frames` frames */
     bool no_overlay; /* --no-overlay: the overlay (and the hint toast) starts hidden; F1 toggles */
-    bool render_thread;   /* --render-thread: frames recorded on a render thread */
+    /* rill_cli_render_thread: 0 = the project's [rendering] render_thread (on by default),
+     * 1 = --render-thread, -1 = --no-render-thread */
+    int render_thread;
     bool time_of_day_set; /* --time-of-day HOURS: turn the sun after the load (F8 steps it) */
     float time_of_day;
     const char *variant; /* --variant NAME: every Model drawn in that material variant */

@@ -33,10 +33,12 @@ typedef struct fly_opts {
     uint64_t frames;
     uint32_t w, h;
     uint32_t workers; /* job workers; 0 = the app's default (cores - 1) */
-    bool no_render, window, size_set, heatmap, gpu_cull, render_thread, no_occlusion;
-    bool no_hlod;     /* draw no far-world proxies (before/after runs) */
-    uint32_t cameras; /* views side by side (split screen); 0 or 1: the path camera alone */
-    int quality;      /* --quality: a rill_render_quality; 0 = the project's */
+    bool no_render, window, size_set, heatmap, gpu_cull, no_occlusion;
+    bool render_thread_on, render_thread_off; /* --render-thread, --no-render-thread */
+    int render_thread; /* rill_cli_render_thread: 0 = the project's (on), 1 on, -1 off */
+    bool no_hlod;      /* draw no far-world proxies (before/after runs) */
+    uint32_t cameras;  /* views side by side (split screen); 0 or 1: the path camera alone */
+    int quality;       /* --quality: a rill_render_quality; 0 = the project's */
     uint32_t upload_budget_mb; /* --upload-budget-mb (given: upload_budget_set); 0 = 32 MiB */
     bool upload_budget_set;
     rill_cli_effects fx; /* --effect, --plugins, --no-plugins (as rill render and run) */
@@ -111,8 +113,9 @@ typedef struct count_ctx {
     float aspect;
 } count_ctx;
 
-/* A frame's line waiting for its render statistics: with --render-thread they are known when the
- * render thread has finished the frame, which is during the next frame (fly_row_finish). */
+/* A frame's line waiting for its render statistics: with a render thread (the default) they are
+ * known when the render thread has finished the frame, which is during the next frame
+ * (fly_row_finish). */
 typedef struct fly_row {
     uint64_t f;
     double t;

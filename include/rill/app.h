@@ -92,8 +92,9 @@ typedef enum rill_graphics_quality {
  *   [rendering] graphics_quality "Medium" (Low | Medium | High), render_scale 1.0 in [0.1, 2.0],
  *               static_batching false (rill_render_batching: merge static model geometry),
  *               gpu_culling false (RILL_RENDER_DEBUG_GPU_CULL: GPU-driven culling and drawing),
- *               render_thread false (record and submit frames on a render thread while the
- *               app's next frame updates: rill_renderer_desc.render_thread),
+ *               render_thread true (record and submit frames on a render thread while the
+ *               app's next frame updates: rill_renderer_desc.render_thread; false: on the
+ *               thread that renders),
  *               gpu_occlusion true (with gpu_culling: two-phase occlusion culling; false sets
  *               RILL_RENDER_DEBUG_NO_OCCLUSION),
  *               ambient 1.0 in [0, 1000] (the ambient multiplier of a world without a

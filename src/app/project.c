@@ -26,6 +26,7 @@ void rill_project_defaults(rill_project *out) {
     out->rendering.ambient = 1.0f;
     out->rendering.gpu_occlusion = true;
     out->rendering.upload_budget_bytes = RILL_PROJECT_UPLOAD_BUDGET_DEFAULT;
+    out->rendering.render_thread = true;
     out->streaming.texture.enabled = true;
     out->streaming.texture.full_distance = 60.0f;
     out->streaming.texture.low_distance = 90.0f;

@@ -27,6 +27,7 @@ rill_renderer_desc rill_renderer_query_defaults(void) {
     d.shadow_map_size = 0; /* the tier's (Medium: 1024), following rill_renderer_set_quality */
     d.shadow_cascades = 4;
     d.shadow_distance = 60.0f;
+    d.render_thread = true; /* a zero desc's false cannot mean "default": only here */
     return d;
 }
 

@@ -297,7 +297,7 @@ static const char SAMPLE[] = "[project]\n"
                              "render_scale = 0.75\n"
                              "static_batching = true\n"
                              "gpu_culling = true\n"
-                             "render_thread = true\n"
+                             "render_thread = false\n"
                              "gpu_occlusion = false\n"
                              "upload_budget_bytes = 65536\n"
                              "\n"
@@ -388,7 +388,7 @@ static void test_project_defaults(void **state) {
     assert_true(p.rendering.render_scale == 1.0f);
     assert_false(p.rendering.static_batching);
     assert_false(p.rendering.gpu_culling);
-    assert_false(p.rendering.render_thread);
+    assert_true(p.rendering.render_thread); /* issue 29: the render thread is the default */
     assert_true(p.rendering.gpu_occlusion);
     assert_int_equal(p.rendering.upload_budget_bytes, 8u << 20);
     assert_true(p.streaming.texture.enabled);
@@ -421,7 +421,7 @@ static void test_project_values(void **state) {
     assert_true(p.rendering.render_scale == 0.75f);
     assert_true(p.rendering.static_batching);
     assert_true(p.rendering.gpu_culling);
-    assert_true(p.rendering.render_thread);
+    assert_false(p.rendering.render_thread); /* turned off */
     assert_false(p.rendering.gpu_occlusion);
     assert_int_equal(p.rendering.upload_budget_bytes, 65536);
     assert_true(p.streaming.texture.full_distance == 40.0f);

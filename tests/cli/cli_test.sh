@@ -1267,45 +1267,58 @@ upload_budget)
     "$PNG_SAME" small.png whole.png >/dev/null || fail "the budgeted picture differs"
     ;;
 render_thread)
-    # The render thread (issue 29 item 3): the same pixels as the single-threaded renderer, from
-    # rill render, from rill run's frame loop (flag and project.toml), and rill fly reports its
-    # time per frame. The renderer waits for the thread at every call that touches its state.
-    run 0 render builtin:cubes:4 --size 64x48 --validation --out one.png
-    run 0 render builtin:cubes:4 --size 64x48 --validation --render-thread --out two.png
-    cmp -s one.png two.png || fail "rill render --render-thread changed the picture"
+    # The render thread (issue 29 item 3), on by default: the same pixels as the single-threaded
+    # renderer (--no-render-thread), from rill render, from rill run's frame loop (flags and
+    # project.toml), and rill fly reports its time per frame. The renderer waits for the thread at
+    # every call that touches its state.
+    run 0 render builtin:cubes:4 --size 64x48 --validation --no-render-thread --out one.png
+    run 0 render builtin:cubes:4 --size 64x48 --validation --out two.png
+    cmp -s one.png two.png || fail "rill render on the render thread changed the picture"
+    run 0 render builtin:cubes:4 --size 64x48 --validation --render-thread --out three.png
+    cmp -s one.png three.png || fail "rill render --render-thread changed the picture"
+    run 2 render builtin:cubes:4 --size 64x48 --render-thread --no-render-thread --out four.png
+    expect_err "contradict"
     P="$RILL_SOURCE_DIR/examples/data/project"
-    run 0 run "$P" --headless --frames 12 --size 96x64 --screenshot run1.png
-    run 0 run "$P" --headless --frames 12 --size 96x64 --render-thread --screenshot run2.png
-    cmp -s run1.png run2.png || fail "rill run --render-thread changed the picture"
+    run 0 run "$P" --headless --frames 12 --size 96x64 --no-render-thread --screenshot run1.png
+    run 0 run "$P" --headless --frames 12 --size 96x64 --screenshot run2.png
+    cmp -s run1.png run2.png || fail "rill run on the render thread changed the picture"
     cp -r "$P" proj
-    printf '\n[rendering]\nrender_thread = true\n' >>proj/project.toml
+    printf '\n[rendering]\nrender_thread = false\n' >>proj/project.toml
     run 0 run proj --headless --frames 12 --size 96x64 --screenshot run3.png
-    cmp -s run1.png run3.png || fail "[rendering] render_thread changed the picture"
+    cmp -s run1.png run3.png || fail "[rendering] render_thread = false changed the picture"
+    run 0 run proj --headless --frames 12 --size 96x64 --render-thread --screenshot run4.png
+    cmp -s run1.png run4.png || fail "rill run --render-thread changed the picture"
     # Windowed (GLFW's size and scale read on the main thread, present from the render thread):
     # the same picture without the overlay (whose text shows frame times).
     if command -v xvfb-run >/dev/null 2>&1; then
-        xvfb-run -a "$rill" run "$P" --frames 8 --no-overlay --screenshot win1.png >out.txt 2>err.txt ||
-            fail "windowed rill run failed"
-        xvfb-run -a "$rill" run "$P" --frames 8 --no-overlay --render-thread \
-            --screenshot win2.png >out.txt 2>err.txt || fail "windowed rill run --render-thread failed"
-        cmp -s win1.png win2.png || fail "windowed rill run --render-thread changed the picture"
+        xvfb-run -a "$rill" run "$P" --frames 8 --no-overlay --no-render-thread \
+            --screenshot win1.png >out.txt 2>err.txt || fail "windowed rill run failed"
+        xvfb-run -a "$rill" run "$P" --frames 8 --no-overlay \
+            --screenshot win2.png >out.txt 2>err.txt || fail "windowed rill run (render thread) failed"
+        cmp -s win1.png win2.png || fail "windowed rill run on the render thread changed the picture"
     fi
-    run 0 fly "$P" --out fly --frames 20 --size 96x64 --render-thread
+    run 0 fly "$P" --out fly --frames 20 --size 96x64
     [ "$(wc -l <fly/frames.jsonl)" -eq 20 ] || fail "frames.jsonl should have 20 lines"
     grep -q '"render_thread_ms":0.0000,' fly/frames.jsonl && fail "a frame without render thread time"
     grep -q '"render_sync_ms":' fly/frames.jsonl || fail "frames.jsonl lacks render_sync_ms"
     grep -q '"render_thread_ms_p99":[0-9.]*[1-9]' fly/summary.json ||
         fail "summary.json lacks render_thread_ms_p99"
-    run 0 fly "$P" --out fly1 --frames 5 --size 96x64
+    run 0 fly "$P" --out fly1 --frames 5 --size 96x64 --no-render-thread
     grep -q '"render_thread_ms":[0-9.]*[1-9]' fly1/frames.jsonl &&
         fail "render_thread_ms without a render thread"
+    run 0 fly proj --out fly2 --frames 5 --size 96x64
+    grep -q '"render_thread_ms":[0-9.]*[1-9]' fly2/frames.jsonl &&
+        fail "render_thread_ms with [rendering] render_thread = false"
+    run 0 fly proj --out fly3 --frames 5 --size 96x64 --render-thread
+    grep -q '"render_thread_ms":0.0000,' fly3/frames.jsonl && fail "--render-thread: a frame off the thread"
     # A streamed world on the render thread: districts load and unload, models, textures and
     # terrain chunks upload and are released while frames are recorded.
     run 0 demo --out demo --entities 2000 --no-load
     run 0 export demo/project --out demo.rpak --quiet
     printf '[{"pos": [0, 30, 0]}, {"pos": [0, 30, -300], "t": 2}]' >path.json
-    run 0 fly demo.rpak --out flyd --path path.json --frames 12 --size 64x48 --render-thread
+    run 0 fly demo.rpak --out flyd --path path.json --frames 12 --size 64x48
     grep -q '"instances_loaded":[1-9]' flyd/frames.jsonl || fail "no district loaded"
+    grep -q '"render_thread_ms":0.0000,' flyd/frames.jsonl && fail "demo fly: a frame off the thread"
     ;;
 render_builtin_cubes)
     # A built-in scene without any Model entity (issue 32: the sanitizer build aborted on a

@@ -148,7 +148,9 @@ typedef struct rill_renderer_desc {
     rill_jobs *jobs;
     uint32_t gi_voxel_budget;
     /* Record and submit each frame on a render thread (see ON THE RENDER THREAD in
-     * rill/render/snapshot.h). false: on the thread that calls rill_renderer_render, as before. */
+     * rill/render/snapshot.h). false: on the thread that calls rill_renderer_render. A zero desc
+     * leaves it off; rill_renderer_query_defaults and rill_content_renderer_desc (project.toml
+     * [rendering] render_thread, default true) turn it on. */
     bool render_thread;
     rill_render_backend backend;
     /* A capture reflection probe (rill_render_probe.capture) draws this many of its six cube
@@ -157,7 +159,8 @@ typedef struct rill_renderer_desc {
     uint32_t end_canary; /* must be 0 */
 } rill_renderer_desc;
 
-/* The defaults applied to a zero desc (for tests and tools). */
+/* The defaults applied to a zero desc (for tests and tools), and render_thread true (a zero
+ * desc cannot tell "off" from "default", so it stays off there). */
 rill_renderer_desc rill_renderer_query_defaults(void);
 
 /* Opens the device and builds pipelines. NULL on failure with err saying why (no Vulkan driver is
