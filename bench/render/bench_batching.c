@@ -88,6 +88,9 @@ static bool side_open(side *s, const char *input, int frames, uint32_t w, uint32
     rd.width = w;
     rd.height = h;
     rd.vsync = false;
+    /* cpu_record_ms is the main thread's CPU time in rill_renderer_render: recorded there, not
+     * handed to a render thread (whose hand-off would be all it measured). */
+    rd.render_thread = false;
     s->rec = calloc((size_t)frames, sizeof(double));
     s->ext = calloc((size_t)frames, sizeof(double));
     if (!s->c || !s->rec || !s->ext || !(s->r = rill_renderer_create(&rd, err)) ||

@@ -212,6 +212,9 @@ static rill_content *open_content(const char *input, bool batching, double last_
     rd.width = 320;
     rd.height = 180;
     rd.vsync = false;
+    /* settle_batches extracts again into the snapshot it has just rendered, and the extracts are
+     * timed alone: no render thread to hand the frames to (or to sync with first). */
+    rd.render_thread = false;
     if (!(*out_r = rill_renderer_create(&rd, err)) ||
         rill_content_load(c, *out_r, err) != RILL_OK) {
         return c;
