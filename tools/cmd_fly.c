@@ -446,6 +446,13 @@ static void place_extra_cameras(fly_run *run, rill_world *w, const rill_transfor
     }
 }
 
+/* The CPU heap per allocation tag now. */
+static void sample_live(fly_frame *fr) {
+    for (int tag = 0; tag < RILL_MEM_TAG_NUM; tag++) {
+        fr->live[tag] = rill_mem_live_bytes((rill_mem_tag)tag);
+    }
+}
+
 static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *err) {
     rill_app *app = rill_content_app(run->content);
     rill_world *w = rill_app_world(app);
@@ -484,6 +491,12 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
                     (float)run->o.w / (float)run->o.h};
     fly_count_snapshot(&cx, &snap, &fc);
     uint64_t count_ns = rill_time_ns() - c0, count_cpu = rill_cli_thread_cpu_ns() - count_cpu0;
+    /* With a render thread the heap is sampled here, where the thread is idle (the snapshot
+     * synced with it), not while it records: the same point in the frame on every run. */
+    bool threaded = run->threaded && !run->o.no_render;
+    if (threaded) {
+        sample_live(fr);
+    }
     rill_render_stats rs;
     if (!run->o.no_render) {
         if (run->win) {
@@ -496,7 +509,6 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     /* With a render thread these are the statistics of the frame before (finished during this
      * one's hand-off), plus this frame's waits for the render thread. */
     rill_renderer_stats(run->r, &rs);
-    bool threaded = run->threaded && !run->o.no_render;
     double wait_ms = run->o.no_render ? 0.0 : threaded ? rs.render_sync_ms : rs.cpu_wait_ms;
     fr->render_sync_ms = threaded ? rs.render_sync_ms : 0.0;
     uint64_t t1 = rill_time_ns();
@@ -533,8 +545,8 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     rill_render_hlod_get_stats(rill_content_hlod(run->content), &hs);
     fr->settled = !ss.loading && !ss.unloading && !ms.pending && !hs.loading &&
                   !rill_scene_loader_retiring(rill_app_scenes(app));
-    for (int tag = 0; tag < RILL_MEM_TAG_NUM; tag++) {
-        fr->live[tag] = rill_mem_live_bytes((rill_mem_tag)tag);
+    if (!threaded) {
+        sample_live(fr);
     }
     fr->rss_bytes = resident_bytes();
     rill_render_texture_streaming_stats tx;
