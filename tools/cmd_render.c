@@ -427,11 +427,11 @@ static void print_stats(const render_opts *o, rill_renderer *r, rill_content *c,
     for (int k = 0; k < 4; k++) {
         printf("cpu %-8s %10.3f ms main thread, %10.3f ms wall%s\n", names[k],
                (double)t->cpu[k] * 1e-6, (double)t->wall[k] * 1e-6,
-               k == T_LOAD         ? " (plugins, scene, models, streaming in)"
-               : k == T_UPLOAD     ? " (meshes and textures to the GPU, batching: warm-up frames)"
-               : k == T_EXTRACT    ? " (world to render snapshot, all frames)"
+               k == T_LOAD        ? " (plugins, scene, models, streaming in)"
+               : k == T_UPLOAD    ? " (meshes and textures to the GPU, batching: warm-up frames)"
+               : k == T_EXTRACT   ? " (world to render snapshot, all frames)"
                : rs.render_thread ? " (handing frames to the render thread, all frames)"
-                                   : " (recording and submitting, all frames)");
+                                  : " (recording and submitting, all frames)");
     }
     printf("cpu record %.3f ms (plus %.3f ms waiting for a frame slot)%s\n", s.cpu_record_ms,
            s.cpu_wait_ms, rs.render_thread ? " on the render thread, the last frame" : "");

@@ -1064,7 +1064,8 @@ int rill_cmd_run(int argc, char **argv) {
     rill_cli_effects fx;
     memset(&fx, 0, sizeof(fx));
     rill_cli_viewer_opts o = {.vsync = -1, .fullscreen = -1, .effects = &fx};
-    bool fullscreen = false, windowed = false, strict = false, thread_on = false, thread_off = false;
+    bool fullscreen = false, windowed = false, strict = false, thread_on = false,
+         thread_off = false;
     const char *input = NULL, *pack = NULL, *wire_fade = NULL, *wire_color = NULL, *keys = NULL;
     const rill_cli_opt opts[] = {
         {"--size", RILL_CLI_OPT_SIZE, &o.width, &o.height},

@@ -34,8 +34,8 @@ typedef struct rill__rthread {
     /* What rill_renderer_stats gives the caller: `stats` as it was at the caller's last
      * synchronisation with the thread (wait_frame, a guard that found it idle, the hand-off). */
     rill_render_stats stats_seen;
-    double sync_ms;          /* waits for the thread since the last hand-off */
-    double sync_ms_last;     /* ... between the last two hand-offs */
+    double sync_ms;      /* waits for the thread since the last hand-off */
+    double sync_ms_last; /* ... between the last two hand-offs */
 } rill__rthread;
 
 /* Set on the render thread: its own renderer calls never wait for themselves. */

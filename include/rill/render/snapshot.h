@@ -328,19 +328,20 @@ rill_result rill_renderer_render(rill_renderer *r, const rill_render_snapshot *s
                                  rill_error *err);
 /* ON THE RENDER THREAD
  *   With rill_renderer_desc.render_thread (rill_renderer_query_defaults and rill_content's
- *   projects turn it on; a zero desc leaves it off) the renderer records and submits each frame on its own
- *   thread, so the caller's next frame (the app's update stages: scripts, physics, streaming
- *   decisions, transforms) runs while the previous one is recorded. The hand-off is a snapshot:
- *   rill_renderer_render copies the rill_render_snapshot struct, and everything it points to
- *   must stay unchanged until rill_renderer_sync returns (extract again only after that). The
- *   render thread touches no other caller state; every renderer call made meanwhile (creating,
- *   replacing or destroying meshes, textures and materials, settings, overlay, read-back) first
- *   waits for the frame, so it sees the renderer as the single-threaded order would and the
- *   pixels are the same. rill_renderer_stats does not wait: it reports the last frame the caller
- *   synchronised with (after a hand-off, the frame before it). Callbacks the renderer makes while recording (setup_graph, effects, plugins) run on
- *   the render thread. Windowed, the window's size and content scale are read on the calling
- *   thread in rill_renderer_render (GLFW allows them there only). rill_content adds a system that
- *   calls rill_renderer_sync first in the extract stage (the stage where uploads begin). */
+ *   projects turn it on; a zero desc leaves it off) the renderer records and submits each frame
+ *   on its own thread, so the caller's next frame (the app's update stages: scripts, physics,
+ *   streaming decisions, transforms) runs while the previous one is recorded. The hand-off is a
+ *   snapshot: rill_renderer_render copies the rill_render_snapshot struct, and everything it
+ *   points to must stay unchanged until rill_renderer_sync returns (extract again only after
+ *   that). The render thread touches no other caller state; every renderer call made meanwhile
+ *   (creating, replacing or destroying meshes, textures and materials, settings, overlay,
+ *   read-back) first waits for the frame, so it sees the renderer as the single-threaded order
+ *   would and the pixels are the same. rill_renderer_stats does not wait: it reports the last
+ *   frame the caller synchronised with (after a hand-off, the frame before it). Callbacks the
+ *   renderer makes while recording (setup_graph, effects, plugins) run on the render thread.
+ *   Windowed, the window's size and content scale are read on the calling thread in
+ *   rill_renderer_render (GLFW allows them there only). rill_content adds a system that calls
+ *   rill_renderer_sync first in the extract stage (the stage where uploads begin). */
 /* Waits until the render thread has finished the frame handed to it and returns that frame's
  * result (RILL_OK without a render thread). A failure stays until the next rill_renderer_render
  * returns it (that call hands nothing over then). */
