@@ -90,7 +90,7 @@ typedef struct fly_frame {
     /* GPU memory blocks held and the bytes of them in use (the renderer's sub-allocator), and the
      * process's resident set as the OS counts it */
     uint64_t gpu_block_bytes, gpu_used_bytes, rss_bytes;
-    /* --render-thread: the render thread's wall time on this frame, and the main thread's waits
+    /* The render thread's wall time on this frame, and the main thread's waits
      * for the render thread during it (kept out of main_ms, as the wait for the GPU is) */
     double render_thread_ms, render_sync_ms;
 } fly_frame;

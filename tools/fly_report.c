@@ -174,8 +174,8 @@ static void write_frame_keys(jw *w, const fly_row *row, const fly_frame *fr, dou
     jw_f64(w, "extract_ms", fr->extract_ms);
     jw_f64(w, "render_cpu_ms", rs->cpu_record_ms);
     jw_f64(w, "render_wait_ms", rs->cpu_wait_ms);
-    /* --render-thread: the render thread's wall time on this frame (its wait for a free frame
-     * slot, recording, submit) and the main thread's waits for it (0 without) */
+    /* The render thread (the default): its wall time on this frame (its wait for a free frame
+     * slot, recording, submit) and the main thread's waits for it (0 with --no-render-thread) */
     jw_f64(w, "render_thread_ms", fr->render_thread_ms);
     jw_f64(w, "render_sync_ms", fr->render_sync_ms);
     jw_u64(w, "upload_bytes", rs->uploaded_bytes_last_frame);    /* copied to staging in the wait */
@@ -601,7 +601,7 @@ int fly_finish(fly_run *run, uint64_t n, uint64_t end) {
         jw_f64(&w, "main_ms_p99", p99);
         jw_f64(&w, "main_ms_median", wall.median);
         jw_u64(&w, "main_frames_over_budget", main_over); /* main_ms over 16.7 ms */
-        /* --render-thread: the render thread's time per frame (0 without) */
+        /* The render thread's time per frame (0 with --no-render-thread) */
         jw_f64(&w, "render_thread_ms_max", rt.max);
         jw_f64(&w, "render_thread_ms_p99", rt.p99);
         jw_f64(&w, "render_thread_ms_median", rt.median);
