@@ -117,20 +117,7 @@ void rill__script_push_vec(lua_State *L, rill_scripts *s, const float *v, int n)
     push_lanes(L, s, n == 2 ? RILL_FIELD_VEC2 : n == 3 ? RILL_FIELD_VEC3 : RILL_FIELD_QUAT, v);
 }
 
-/* Reads a vector of n lanes from a lanes value of n lanes (vec2, vec3, vec4, color, quat; a vec3
- * also gives a vec2 its x and y), {x=, y=, ...}, {r=, g=, ...} or {a, b, c}. */
-bool rill__script_to_vec(lua_State *L, int idx, float *out, int n) {
-    const script_lanes *t;
-    const double *lanes = rill__script_lanes_value(L, idx, &t);
-    if (lanes) {
-        if (t->n != n && !(t->n == 3 && n < 3)) {
-            return false;
-        }
-        for (int i = 0; i < n; i++) {
-            out[i] = (float)lanes[i];
-        }
-        return true;
-    }
+bool rill__script_table_lanes(lua_State *L, int idx, double *out, int n) {
     if (lua_type(L, idx) != LUA_TTABLE) {
         return false;
     }
@@ -148,12 +135,32 @@ bool rill__script_to_vec(lua_State *L, int idx, float *out, int n) {
             lua_rawgeti(L, idx, i + 1);
         }
         int ok = 0;
-        lua_Number v = lua_tonumberx(L, -1, &ok);
+        out[i] = lua_tonumberx(L, -1, &ok);
         lua_pop(L, 1);
         if (!ok) {
             return false;
         }
-        out[i] = (float)v;
+    }
+    return true;
+}
+
+/* Reads a vector of n lanes from a lanes value of n lanes (vec2, vec3, vec4, color, quat; a vec3
+ * also gives a vec2 its x and y), {x=, y=, ...}, {r=, g=, ...} or {a, b, c}. */
+bool rill__script_to_vec(lua_State *L, int idx, float *out, int n) {
+    const script_lanes *t;
+    double d[4];
+    const double *lanes = rill__script_lanes_value(L, idx, &t);
+    if (lanes && t->n != n && !(t->n == 3 && n < 3)) {
+        return false;
+    }
+    if (!lanes && n <= 4 && rill__script_table_lanes(L, idx, d, n)) {
+        lanes = d;
+    }
+    if (!lanes) {
+        return false;
+    }
+    for (int i = 0; i < n; i++) {
+        out[i] = (float)lanes[i];
     }
     return true;
 }

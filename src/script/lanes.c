@@ -27,12 +27,8 @@ void rill__script_lanes_arg(lua_State *L, const script_lanes *t, int idx, const 
         memcpy(out, v, sizeof(double) * (size_t)t->n);
         return;
     }
-    float f[SCRIPT_LANES_MAX];
-    if (v || !rill__script_to_vec(L, idx, f, t->n)) {
+    if (v || !rill__script_table_lanes(L, idx, out, t->n)) {
         luaL_error(L, "%s: expected a %s, got a %s", op, t->type, rill__script_value_name(L, idx));
-    }
-    for (int i = 0; i < t->n; i++) {
-        out[i] = f[i];
     }
 }
 

@@ -138,6 +138,9 @@ rill_entity rill__script_check_entity(lua_State *L, int idx);
 rill_entity rill__script_opt_entity(lua_State *L, int idx);
 void rill__script_push_vec(lua_State *L, rill_scripts *s, const float *v, int n);
 bool rill__script_to_vec(lua_State *L, int idx, float *out, int n);
+/* n lanes (n <= 4) from a table {x=, y=, ...}, {r=, g=, ...} or {a, b, ...} into out; false for
+ * any other value or a lane that is not a number. */
+bool rill__script_table_lanes(lua_State *L, int idx, double *out, int n);
 
 /* lanes.c: a value type of n double lanes (a full userdata of n doubles), described once. */
 #define SCRIPT_LANES_MAX 4
