@@ -545,7 +545,8 @@ static void test_vecs_types(void **state) {
         "y)\", 1, true) ~= nil, 22)\n"
         "  ok, err = pcall(function() return vec2(1, 2) + vec3(1, 2, 3) end)\n"
         "  check(not ok and err:find('vecs.lua:50: vec2 +: expected a vec2, got a vec3', 1, true) "
-        "~= nil and color(0, 0, 0, 0) + vec4(0.1, 0, 0, 0) == color(0.1, 0, 0, 0) and vec3(0.1, 0, 0) + {0.1, 0, 0} == vec3(0.2, 0, 0), 23)\n"
+        "~= nil and color(0, 0, 0, 0) + vec4(0.1, 0, 0, 0) == color(0.1, 0, 0, 0) and vec3(0.1, 0, "
+        "0) + {0.1, 0, 0} == vec3(0.2, 0, 0), 23)\n"
         "  self.spot.x = 9\n"
         "  c.count = self_bits\n"
         "end\n");
