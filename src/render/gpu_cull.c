@@ -157,9 +157,7 @@ struct rill__gpu_cull {
     rill_map by_id;
     uint32_t live;
     RILL_ARRAY(uint32_t) moved_last, moved_now;
-    /* Snapshot position -> slot: this frame's (pos_slot), last frame's (guess, read by the jobs
-     * for any position: a position's own guess, or its neighbour's in a shifted snapshot). */
-    RILL_ARRAY(uint32_t) pos_slot, guess;
+    RILL_ARRAY(uint32_t) pos_slot; /* snapshot position -> slot, last frame's guess */
     RILL_ARRAY(uint32_t) slot_pos; /* slot -> its position last frame (GC_NONE: unknown) */
     RILL_ARRAY(uint8_t) state;     /* snapshot position -> ST_* (non-zero: taken here) */
     RILL_ARRAY(uint64_t) hash_of;  /* snapshot position -> its hash (ST_FOUND only) */
@@ -250,7 +248,7 @@ static void gc_reset(rill_renderer *r, rill__gpu_cull *g) {
     g->free_slots.len = g->moved_last.len = g->moved_now.len = 0;
     g->groups.len = g->free_groups.len = g->order.len = 0;
     g->runs_mat.len = g->runs_shape.len = g->runs_geo.len = 0;
-    g->pos_slot.len = g->guess.len = g->slot_pos.len = 0;
+    g->pos_slot.len = g->slot_pos.len = 0;
     rill__gc_arena_destroy(r, g->arena); /* its copies are not recorded yet, or drawn already */
     g->arena = NULL;
     rill_map_clear(&g->by_id);
@@ -281,7 +279,6 @@ void rill__gpu_cull_destroy(rill_renderer *r) {
     rill_array_free(&g->moved_last);
     rill_array_free(&g->moved_now);
     rill_array_free(&g->pos_slot);
-    rill_array_free(&g->guess);
     rill_array_free(&g->slot_pos);
     rill_array_free(&g->state);
     rill_array_free(&g->slices);
@@ -428,6 +425,7 @@ typedef struct scan_job {
     rill__gpu_cull *g;
     const rill_render_snapshot *snap;
     uint32_t guesses; /* positions with a guess from last frame */
+    uint32_t n, last; /* positions of this snapshot and of last frame's */
     bool ghosts;      /* ghosts draw as normal instances (no mixed passthrough) */
     /* The snapshot's instance_changed when it can be trusted (the last scan was of the frame
      * before, with the same meshes, materials and passthrough), else NULL. */
@@ -447,21 +445,44 @@ static uint32_t slot_by_id(const rill__gpu_cull *g, const rill_render_instance *
     return same ? (uint32_t)v : GC_NONE;
 }
 
+/* A job's copy of last frame's slots of its positions [begin, end), taken at its first missed
+ * guess (the positions before it matched theirs, so none was rewritten yet; one that was simply
+ * misses). Positions past this snapshot's end no job writes: read where they are. */
+typedef struct old_guesses {
+    uint32_t slot[GC_SLICE];
+    uint32_t begin, end; /* copied: [begin, end); end == begin: not yet */
+    bool copied;
+} old_guesses;
+
+static uint32_t old_slot(const scan_job *j, const old_guesses *o, int64_t p) {
+    if (p >= (int64_t)o->begin && p < (int64_t)o->end) {
+        return o->slot[p - o->begin];
+    }
+    return p >= (int64_t)j->n && p < (int64_t)j->last ? j->g->pos_slot.data[p] : GC_NONE;
+}
+
 /* The slot of last frame's position i + shift (the shift the job found last: one instance added
  * or removed before moves every later one by the same amount) when it holds the instance's id,
  * mesh, material and kind, else GC_NONE. Reads last frame's positions and the slots only. */
-static uint32_t shifted_guess(const scan_job *j, const rill_render_instance *in, uint32_t kind,
-                              uint32_t i, int64_t shift) {
+static uint32_t shifted_guess(const scan_job *j, const old_guesses *o,
+                              const rill_render_instance *in, uint32_t kind, uint32_t i,
+                              int64_t shift) {
     const rill__gpu_cull *g = j->g;
-    int64_t p = (int64_t)i + shift;
-    if (shift == 0 || p < 0 || p >= (int64_t)g->guess.len) {
-        return GC_NONE;
-    }
-    uint32_t s = g->guess.data[p];
+    uint32_t s = shift ? old_slot(j, o, (int64_t)i + shift) : GC_NONE;
     const gc_slot *sl = s < g->slots.len ? &g->slots.data[s] : NULL;
     bool same = sl && sl->id == in->id && sl->mesh == in->mesh.id && sl->mat == in->material.id &&
                 sl->kind == kind;
     return same ? s : GC_NONE;
+}
+
+/* Takes the job's copy of last frame's slots at its first missed guess (see old_guesses). */
+static void guesses_copy(const scan_job *j, old_guesses *o, const uint32_t *pos_slot,
+                         uint32_t end) {
+    if (!o->copied) {
+        o->copied = true;
+        o->end = RILL_MAX(o->begin, RILL_MIN(end, j->guesses));
+        memcpy(o->slot, pos_slot + o->begin, (size_t)(o->end - o->begin) * sizeof(uint32_t));
+    }
 }
 
 /* Lowers a slot's claim to `mine` (frame << 32 | position) unless an earlier position claimed it
@@ -489,15 +510,20 @@ static void scan_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index) 
     memset(mc.id, 0, sizeof(mc.id));
     memset(tc.id, 0, sizeof(tc.id));
     gc_slice out = {0, 0, 0, 0, 0, 0, 0};
-    uint32_t *todo = g->todo.data + begin;
-    uint32_t frame = g->frame;
-    uint32_t quiet_end = j->changed ? RILL_MIN(end, j->guesses) : begin;
+    /* The arrays in locals: the stores below would otherwise make the compiler reload them. */
+    uint32_t *todo = g->todo.data + begin, *pos_slot = g->pos_slot.data, *seen = g->seen.data;
+    old_guesses old;
+    old.begin = old.end = begin;
+    old.copied = false;
+    uint8_t *state = g->state.data;
+    gc_slot *slots = g->slots.data;
+    const uint32_t nslots = g->slots.len, frame = g->frame, guesses = j->guesses;
+    const uint8_t *changed = j->changed;
+    uint32_t quiet_end = changed ? RILL_MIN(end, guesses) : begin;
     int64_t shift = 0; /* last frame's position minus this one, of the last instance found */
     for (uint32_t i = begin; i < end; i++) {
-        if (i < quiet_end && !j->changed[i] && g->state.data[i] == (ST_SAME | ST_STABLE)) {
-            uint32_t s = g->guess.data[i];
-            g->pos_slot.data[i] = s;
-            g->seen.data[s] = frame; /* as it was: its slot, hash and state */
+        if (i < quiet_end && !changed[i] && state[i] == (ST_SAME | ST_STABLE)) {
+            seen[pos_slot[i]] = frame; /* as it was: its slot, hash and state */
             out.seen++;
             out.quiet++;
             continue;
@@ -506,15 +532,15 @@ static void scan_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index) 
         const mesh_slot *ms = NULL;
         const mat_slot *mt = NULL;
         uint8_t st = ST_CPU;
+        uint32_t s = GC_NONE;
         if (eligible(j->r, &mc, &tc, in, j->ghosts, &ms, &mt)) {
-            uint32_t s = i < j->guesses ? g->guess.data[i] : GC_NONE;
-            gc_slot *sl = s < g->slots.len ? &g->slots.data[s] : NULL;
+            s = i < guesses ? pos_slot[i] : GC_NONE;
+            gc_slot *sl = s < nslots ? &slots[s] : NULL;
             uint32_t kind = kind_of(mt, in);
             if (sl && sl->id == in->id && sl->mesh == in->mesh.id && sl->mat == in->material.id &&
                 sl->kind == kind) {
-                g->pos_slot.data[i] = s;
                 uint64_t h = instance_hash(in, ms);
-                g->seen.data[s] = frame;
+                seen[s] = frame;
                 out.seen++;
                 st = ms->rewritten ? ST_SAME : ST_SAME | ST_STABLE;
                 if (h != sl->hash) {
@@ -523,11 +549,11 @@ static void scan_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index) 
                     st = ST_MOVED;
                     out.moved++;
                 }
-            } else if ((s = shifted_guess(j, in, kind, i, shift)) != GC_NONE ||
+            } else if ((s = (guesses_copy(j, &old, pos_slot, end),
+                             shifted_guess(j, &old, in, kind, i, shift))) != GC_NONE ||
                        (out.mapped++, s = slot_by_id(g, in, kind)) != GC_NONE) {
                 uint32_t was = g->slot_pos.data[s];
                 shift = was != GC_NONE ? (int64_t)was - (int64_t)i : shift;
-                g->pos_slot.data[i] = s; /* i < n: sized for the snapshot */
                 g->hash_of.data[i] = instance_hash(in, ms);
                 claim_first(&g->claim[s], (uint64_t)frame << 32 | i);
                 st = ST_FOUND;
@@ -537,12 +563,14 @@ static void scan_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index) 
                 out.serial++;
             }
         }
-        g->state.data[i] = st;
+        state[i] = st;
+        if (st == ST_FOUND) {
+            pos_slot[i] = s;
+        } else if ((st == ST_CPU || st == ST_SERIAL) && i < guesses) {
+            pos_slot[i] = GC_NONE; /* see resolve */
+        }
         if (st == ST_MOVED || st == ST_SERIAL) {
             todo[out.todo++] = i;
-        }
-        if (st == ST_CPU || st == ST_SERIAL) {
-            g->pos_slot.data[i] = GC_NONE; /* see resolve */
         }
     }
     g->slices.data[index] = out;
@@ -1037,12 +1065,7 @@ const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool 
     const rill_render_snapshot *snap = vs->snap;
     uint32_t n = snap->instance_count;
     uint32_t nslices = (n + GC_SLICE - 1u) / GC_SLICE;
-    /* Last frame's positions become the guesses; the scan writes this frame's. */
-    uint32_t *keep = g->guess.data, keep_cap = g->guess.cap;
-    g->guess.data = g->pos_slot.data, g->guess.len = g->pos_slot.len;
-    g->guess.cap = g->pos_slot.cap;
-    g->pos_slot.data = keep, g->pos_slot.cap = keep_cap, g->pos_slot.len = 0;
-    uint32_t guesses = g->guess.len;
+    uint32_t guesses = g->pos_slot.len;
     if (!claims_size(g) || !rill_array_reserve(&g->state, n ? n : 1u) ||
         !rill_array_size_for(&g->todo, n ? n : 1u) ||
         !rill_array_reserve(&g->pos_slot, n ? n : 1u) ||
@@ -1051,7 +1074,12 @@ const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool 
         rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory (gpu culling)");
         return NULL;
     }
-    g->pos_slot.len = n; /* every position written by the scan */
+    for (uint32_t i = guesses; i < n; i++) {
+        g->pos_slot.data[i] = GC_NONE;
+    }
+    /* Positions past the snapshot's end keep last frame's slots for this scan's shifted guesses
+     * (no job writes them), then are forgotten. */
+    g->pos_slot.len = n;
     g->slots_before = g->slots.len;
     g->buf_current = g->res && g->recorded == g->frame;
     g->frame++;
@@ -1060,8 +1088,8 @@ const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool 
     bool ghosts = ghosts_plain(vs);
     bool trusted = g->scanned_frame + 1u == r->frame_counter &&
                    g->scanned_destroyed == r->assets_destroyed && g->scanned_ghosts == ghosts;
-    scan_job j = {
-        r, g, snap, RILL_MIN(guesses, n), ghosts, trusted ? snap->instance_changed : NULL};
+    scan_job j = {r,        g, snap, RILL_MIN(guesses, n), n, guesses,
+                  ghosts, trusted ? snap->instance_changed : NULL};
     g->scanned_frame = r->frame_counter;
     g->scanned_destroyed = r->assets_destroyed;
     g->scanned_ghosts = ghosts;
