@@ -1088,8 +1088,8 @@ const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool 
     bool ghosts = ghosts_plain(vs);
     bool trusted = g->scanned_frame + 1u == r->frame_counter &&
                    g->scanned_destroyed == r->assets_destroyed && g->scanned_ghosts == ghosts;
-    scan_job j = {r,        g, snap, RILL_MIN(guesses, n), n, guesses,
-                  ghosts, trusted ? snap->instance_changed : NULL};
+    scan_job j = {r, g,       snap,   RILL_MIN(guesses, n),
+                  n, guesses, ghosts, trusted ? snap->instance_changed : NULL};
     g->scanned_frame = r->frame_counter;
     g->scanned_destroyed = r->assets_destroyed;
     g->scanned_ghosts = ghosts;
