@@ -512,9 +512,19 @@ static void test_delta_updates(void **state) {
 }
 
 /* Draws `n` instances (inst) on s into px: the camera looks at the origin from +z. */
+static void draw_marked(const side *s, const rill_render_instance *inst, uint32_t n,
+                        const uint8_t *changed, uint8_t *px);
+
 static void draw_few(const side *s, const rill_render_instance *inst, uint32_t n, uint8_t *px) {
+    draw_marked(s, inst, n, NULL, px);
+}
+
+/* draw_few with the snapshot's instance_changed. */
+static void draw_marked(const side *s, const rill_render_instance *inst, uint32_t n,
+                        const uint8_t *changed, uint8_t *px) {
     rill_render_snapshot snap;
     memset(&snap, 0, sizeof(snap));
+    snap.instance_changed = changed;
     mat4 world_from_view;
     render_test_look_at(world_from_view, (float[3]){0, 1, 8}, (float[3]){0, 0.5f, 0});
     memcpy(snap.view.world_from_view, world_from_view, sizeof(mat4));
@@ -524,6 +534,45 @@ static void draw_few(const side *s, const rill_render_instance *inst, uint32_t n
     rill_error err = {0};
     assert_int_equal(rill_renderer_render(s->r, &snap, &err), RILL_OK);
     assert_int_equal(rill_renderer_read_pixels(s->r, px, W * H * 4, &err), RILL_OK);
+}
+
+/* Marks are trusted only as far as they can be: a mesh destroyed while the snapshot still says
+ * "unchanged" of the instances drawing it (an application's bug, or a frame racing an unload)
+ * makes the scan read every instance again, so the table drops them as the CPU path does, and
+ * the pictures stay the CPU path's. */
+static void test_marks_distrusted_after_destroy(void **state) {
+    (void)state;
+    side a, b;
+    side_create(&a, false, NULL);
+    side_create(&b, true, NULL);
+    static uint8_t pa[W * H * 4], pb[W * H * 4];
+    const uint8_t unchanged[3] = {0, 0, 0};
+    rill_error err = {0};
+    rill_mesh ball_a = rill_render_mesh_sphere(a.r, 10, &err);
+    rill_mesh ball_b = rill_render_mesh_sphere(b.r, 10, &err);
+    assert_true(ball_a.id && ball_b.id);
+    rill_render_instance ia[3], ib[3];
+    for (uint32_t k = 0; k < 3; k++) {
+        float pos[3] = {(float)k * 2.5f - 2.5f, 0.5f, 0.0f};
+        render_test_place(&ia[k], 10u + k, k == 1 ? ball_a : a.cube, a.opaque, pos, 1.0f, 0.3f);
+        render_test_place(&ib[k], 10u + k, k == 1 ? ball_b : b.cube, b.opaque, pos, 1.0f, 0.3f);
+    }
+    rill__gpu_cull_stats st;
+    for (uint32_t frame = 0; frame < 5; frame++) {
+        if (frame == 3) {
+            rill_render_mesh_destroy(a.r, ball_a);
+            rill_render_mesh_destroy(b.r, ball_b);
+        }
+        draw_few(&a, ia, 3, pa);
+        draw_marked(&b, ib, 3, frame ? unchanged : NULL, pb);
+        assert_memory_equal(pa, pb, sizeof(pa));
+        rill__gpu_cull_info(b.r, &st);
+        assert_int_equal(st.resident, frame < 3 ? 3u : 2u);
+        /* Frame 2 passes all three unread; frame 3 (a mesh gone) reads them all. */
+        assert_int_equal(st.quiet, frame == 2 ? 3u : frame == 4 ? 2u : 0u);
+    }
+    render_test_destroy_clean(a.r, false);
+    render_test_destroy_clean(b.r, false);
 }
 
 /* A repeated id whose first position left the GPU path (hidden, or past a shorter snapshot's end)
@@ -1007,6 +1056,7 @@ int main(void) {
         cmocka_unit_test(test_gpu_cull_matches_cpu),
         cmocka_unit_test(test_delta_updates),
         cmocka_unit_test(test_boot_budget),
+        cmocka_unit_test(test_marks_distrusted_after_destroy),
         cmocka_unit_test(test_repeated_id_comes_back),
         cmocka_unit_test(test_shift_resolves_only_new),
         cmocka_unit_test(test_boot_capped_and_growth),
