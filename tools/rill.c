@@ -81,6 +81,12 @@ static int (*command_fn(const command *c))(int, char **) {
 }
 
 static int cmd_help(int argc, char **argv) {
+    /* COMMAND, and for scene and pack one of their subcommands (`rill help pack create`). */
+    bool sub = argc > 1 && (strcmp(argv[1], "scene") == 0 || strcmp(argv[1], "pack") == 0);
+    if (argc > (sub ? 3 : 2)) {
+        fprintf(stderr, "rill help: unexpected argument '%s'\n", argv[sub ? 3 : 2]);
+        return 2;
+    }
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         print_usage(stdout);
         return 0;
@@ -389,6 +395,10 @@ int main(int argc, char **argv) {
     }
     const char *name = argv[1];
     if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
+        if (argc > 2) {
+            fprintf(stderr, "rill: unexpected argument '%s' after %s\n", argv[2], name);
+            return 2;
+        }
         printf("rill %s\n", RILL_CLI_VERSION);
         return 0;
     }

@@ -1043,6 +1043,12 @@ cli_consistency)
     expect_err "rill: --limit needs a value"
     run 2 plugins --plugins
     expect_err "rill plugins: --plugins needs a value"
+    run 2 help render extra
+    expect_err "rill help: unexpected argument 'extra'"
+    run 0 help pack create
+    expect_out "rill pack create DIR"
+    run 2 --version extra
+    expect_err "rill: unexpected argument 'extra' after --version"
     run 2 plugins --bogus
     expect_err "rill plugins: unexpected argument '--bogus'"
     # An unwritable output fails before the work, with the reason.
