@@ -137,6 +137,25 @@ static void fill(const side *s, rill_render_instance *inst, uint32_t frame) {
 }
 
 /* Renders the scene's instances inst on s into px (changed: the snapshot's instance_changed). */
+/* The scene's sun, ambient, instances and cube ranges on snap; rendered on s and read into px. */
+static void draw_lit(const side *s, rill_render_snapshot *snap, rill_render_instance *inst,
+                     uint8_t *px) {
+    snap->has_sun = true;
+    snap->sun.direction[0] = -0.3f, snap->sun.direction[1] = -0.9f, snap->sun.direction[2] = -0.3f;
+    snap->sun.color[0] = snap->sun.color[1] = snap->sun.color[2] = 1.0f;
+    snap->sun.illuminance = 3.0f;
+    snap->sun.shadows = true;
+    snap->ambient[0] = snap->ambient[1] = snap->ambient[2] = 0.2f;
+    snap->instances = inst;
+    snap->instance_count = COUNT;
+    snap->ranges = cube_ranges;
+    snap->range_count = 2;
+    rill_error err = {0};
+    assert_int_equal(rill_renderer_render(s->r, snap, &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(s->r, px, W * H * 4, &err), RILL_OK);
+    assert_int_equal(rill_renderer_wait_idle(s->r, &err), RILL_OK);
+}
+
 static void render_scene(const side *s, rill_render_instance *inst, const uint8_t *changed,
                          uint8_t *px) {
     rill_render_snapshot snap;
@@ -145,21 +164,8 @@ static void render_scene(const side *s, rill_render_instance *inst, const uint8_
     render_test_look_at(world_from_view, (float[3]){-40, 4, 6}, (float[3]){-40, 0, -8});
     memcpy(snap.view.world_from_view, world_from_view, sizeof(mat4));
     snap.view.fov_y = 0.9f;
-    snap.has_sun = true;
-    snap.sun.direction[0] = -0.3f, snap.sun.direction[1] = -0.9f, snap.sun.direction[2] = -0.3f;
-    snap.sun.color[0] = snap.sun.color[1] = snap.sun.color[2] = 1.0f;
-    snap.sun.illuminance = 3.0f;
-    snap.sun.shadows = true;
-    snap.ambient[0] = snap.ambient[1] = snap.ambient[2] = 0.2f;
-    snap.instances = inst;
-    snap.instance_count = COUNT;
     snap.instance_changed = changed;
-    snap.ranges = cube_ranges;
-    snap.range_count = 2;
-    rill_error err = {0};
-    assert_int_equal(rill_renderer_render(s->r, &snap, &err), RILL_OK);
-    assert_int_equal(rill_renderer_read_pixels(s->r, px, W * H * 4, &err), RILL_OK);
-    assert_int_equal(rill_renderer_wait_idle(s->r, &err), RILL_OK);
+    draw_lit(s, &snap, inst, px);
 }
 
 /* Renders frame `frame` of the scene on s into px. */
@@ -373,20 +379,7 @@ static void draw_views(const side *s, rill_render_instance *inst, uint32_t frame
     snap.view = views[0];
     snap.views = views;
     snap.view_count = n;
-    snap.has_sun = true;
-    snap.sun.direction[0] = -0.3f, snap.sun.direction[1] = -0.9f, snap.sun.direction[2] = -0.3f;
-    snap.sun.color[0] = snap.sun.color[1] = snap.sun.color[2] = 1.0f;
-    snap.sun.illuminance = 3.0f;
-    snap.sun.shadows = true;
-    snap.ambient[0] = snap.ambient[1] = snap.ambient[2] = 0.2f;
-    snap.instances = inst;
-    snap.instance_count = COUNT;
-    snap.ranges = cube_ranges;
-    snap.range_count = 2;
-    rill_error err = {0};
-    assert_int_equal(rill_renderer_render(s->r, &snap, &err), RILL_OK);
-    assert_int_equal(rill_renderer_read_pixels(s->r, px, W * H * 4, &err), RILL_OK);
-    assert_int_equal(rill_renderer_wait_idle(s->r, &err), RILL_OK);
+    draw_lit(s, &snap, inst, px);
 }
 
 /* Frames of several views (issue 27): split screen and a render-texture camera cull on the GPU
