@@ -147,6 +147,10 @@ static void record_stream(rill__cmd *cmd, void *user) {
     }
     rill__cmd_label_begin(cmd, "ok");
     rill__cmd_begin_rendering(cmd, &at, 1, NULL, 32, 32);
+    /* dynamic state before any pipeline is bound: legal in Vulkan (the shadow pass's GPU-culled
+     * casters set their bias before draw_gpu binds the shadow pipeline) */
+    rill__cmd_depth_bias(cmd, 1.25f, 1.75f);
+    rill__cmd_front_face(cmd, true);
     rill__cmd_bind_pipe(cmd, s->pipe);
     rill__cmd_push(cmd, (float[16]){0}, 64);
     rill__binding ubo = {.buf = s->ubo};
