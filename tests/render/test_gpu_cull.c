@@ -136,26 +136,38 @@ static void fill(const side *s, rill_render_instance *inst, uint32_t frame) {
     }
 }
 
-/* Renders the scene's instances inst on s into px (changed: the snapshot's instance_changed). */
-/* The scene's sun, ambient, instances and cube ranges on snap; rendered on s and read into px. */
-static void draw_lit(const side *s, rill_render_snapshot *snap, rill_render_instance *inst,
-                     uint8_t *px) {
+/* Renders snap on s and reads its picture into px; with `idle`, waits for the GPU to finish. */
+static void render_read(const side *s, const rill_render_snapshot *snap, uint8_t *px, bool idle) {
+    rill_error err = {0};
+    assert_int_equal(rill_renderer_render(s->r, snap, &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(s->r, px, W * H * 4, &err), RILL_OK);
+    if (idle) {
+        assert_int_equal(rill_renderer_wait_idle(s->r, &err), RILL_OK);
+    }
+}
+
+/* Sets snap's sun (from above, ahead and to the left) and its ambient light. */
+static void sun_light(rill_render_snapshot *snap, bool shadows, float ambient) {
     snap->has_sun = true;
     snap->sun.direction[0] = -0.3f, snap->sun.direction[1] = -0.9f, snap->sun.direction[2] = -0.3f;
     snap->sun.color[0] = snap->sun.color[1] = snap->sun.color[2] = 1.0f;
     snap->sun.illuminance = 3.0f;
-    snap->sun.shadows = true;
-    snap->ambient[0] = snap->ambient[1] = snap->ambient[2] = 0.2f;
+    snap->sun.shadows = shadows;
+    snap->ambient[0] = snap->ambient[1] = snap->ambient[2] = ambient;
+}
+
+/* The scene's sun, ambient, instances and cube ranges on snap; rendered on s and read into px. */
+static void draw_lit(const side *s, rill_render_snapshot *snap, rill_render_instance *inst,
+                     uint8_t *px) {
+    sun_light(snap, true, 0.2f);
     snap->instances = inst;
     snap->instance_count = COUNT;
     snap->ranges = cube_ranges;
     snap->range_count = 2;
-    rill_error err = {0};
-    assert_int_equal(rill_renderer_render(s->r, snap, &err), RILL_OK);
-    assert_int_equal(rill_renderer_read_pixels(s->r, px, W * H * 4, &err), RILL_OK);
-    assert_int_equal(rill_renderer_wait_idle(s->r, &err), RILL_OK);
+    render_read(s, snap, px, true);
 }
 
+/* Renders the scene's instances inst on s into px (changed: the snapshot's instance_changed). */
 static void render_scene(const side *s, rill_render_instance *inst, const uint8_t *changed,
                          uint8_t *px) {
     rill_render_snapshot snap;
@@ -172,6 +184,111 @@ static void render_scene(const side *s, rill_render_instance *inst, const uint8_
 static void draw(const side *s, rill_render_instance *inst, uint32_t frame, uint8_t *px) {
     fill(s, inst, frame);
     render_scene(s, inst, NULL, px);
+}
+
+/* snap (zeroed first) with n instances inst, ambient light only, the camera looking at the
+ * origin from +z. */
+static void front_snapshot(rill_render_snapshot *snap, const rill_render_instance *inst,
+                           uint32_t n) {
+    memset(snap, 0, sizeof(*snap));
+    mat4 world_from_view;
+    render_test_look_at(world_from_view, (float[3]){0, 1, 8}, (float[3]){0, 0.5f, 0});
+    memcpy(snap->view.world_from_view, world_from_view, sizeof(mat4));
+    snap->ambient[0] = snap->ambient[1] = snap->ambient[2] = 0.5f;
+    snap->instances = inst;
+    snap->instance_count = n;
+}
+
+/* Draws `n` instances (inst) on s into px as front_snapshot sees them (changed: the snapshot's
+ * instance_changed). */
+static void draw_marked(const side *s, const rill_render_instance *inst, uint32_t n,
+                        const uint8_t *changed, uint8_t *px) {
+    rill_render_snapshot snap;
+    front_snapshot(&snap, inst, n);
+    snap.instance_changed = changed;
+    render_read(s, &snap, px, false);
+}
+
+/* draw_marked without marks. */
+static void draw_few(const side *s, const rill_render_instance *inst, uint32_t n, uint8_t *px) {
+    draw_marked(s, inst, n, NULL, px);
+}
+
+/* s draws inst split between two views (left and right halves, the same camera) into px: a
+ * composed frame. */
+static void draw_split(const side *s, const rill_render_instance *inst, uint32_t n, uint8_t *px) {
+    rill_render_snapshot snap;
+    front_snapshot(&snap, inst, n);
+    rill_render_view views[2] = {snap.view, snap.view};
+    for (int v = 0; v < 2; v++) {
+        const float rect[4] = {0.5f * (float)v, 0, 0.5f, 1};
+        memcpy(views[v].viewport, rect, sizeof(rect));
+        views[v].order = v;
+    }
+    snap.views = views;
+    snap.view_count = 2;
+    render_read(s, &snap, px, true);
+}
+
+/* A job system of `workers` threads (a renderer's culling jobs), failing the test when refused. */
+static rill_jobs *jobs_create(uint32_t workers) {
+    rill_error err = {0};
+    rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = workers}, &err);
+    assert_non_null(jobs);
+    return jobs;
+}
+
+/* What most tests compare: a renderer on the CPU path (a) and one with GPU culling (b), built
+ * alike, and the picture each drew last (pa, pb). */
+typedef struct pair {
+    side a, b;
+    uint8_t pa[W * H * 4], pb[W * H * 4];
+} pair;
+
+/* Creates p's renderers; jobs: b's culling jobs, or NULL. */
+static void pair_create(pair *p, rill_jobs *jobs) {
+    side_create(&p->a, false, NULL);
+    side_create(&p->b, true, jobs);
+}
+
+/* Destroys p's renderers, failing the test if either saw a validation message. */
+static void pair_destroy(pair *p) {
+    render_test_destroy_clean(p->a.r, false);
+    render_test_destroy_clean(p->b.r, false);
+}
+
+/* Fails the test unless p's renderers drew the same picture. */
+static void pair_same(const pair *p) {
+    assert_memory_equal(p->pa, p->pb, sizeof(p->pa));
+}
+
+/* Draws the same n instances on both (ia with a's meshes and materials, ib with b's) as
+ * draw_marked does, b's snapshot with `changed` (a's with none), and checks the pictures are the
+ * same. */
+static void pair_draw(pair *p, const rill_render_instance *ia, const rill_render_instance *ib,
+                      uint32_t n, const uint8_t *changed) {
+    draw_marked(&p->a, ia, n, NULL, p->pa);
+    draw_marked(&p->b, ib, n, changed, p->pb);
+    pair_same(p);
+}
+
+/* pair_draw's split-screen frame (draw_split). */
+static void pair_draw_split(pair *p, const rill_render_instance *ia, const rill_render_instance *ib,
+                            uint32_t n) {
+    draw_split(&p->a, ia, n, p->pa);
+    draw_split(&p->b, ib, n, p->pb);
+    pair_same(p);
+}
+
+/* The renderers' visible counts (stats of the frame read back last): the CPU path's lists are
+ * the GPU path's visible plus occluded instances, and the CPU path occludes none. */
+static void pair_counts_match(const pair *p) {
+    rill_render_stats sa, sb;
+    rill_renderer_stats(p->a.r, &sa);
+    rill_renderer_stats(p->b.r, &sb);
+    assert_true(sa.instances_visible > 0);
+    assert_int_equal(sb.instances_visible + sb.instances_occluded, sa.instances_visible);
+    assert_int_equal(sa.instances_occluded, 0u);
 }
 
 /* Whether another position of inst has instance k's (non-zero) id. Which of the two the GPU
@@ -303,46 +420,36 @@ static void check_frame(const side *cpu, const side *gpu, const rill_render_inst
 
 static void test_gpu_cull_matches_cpu(void **state) {
     (void)state;
-    rill_error err = {0};
-    rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = 3}, &err);
-    assert_non_null(jobs);
-    side a, b;
-    side_create(&a, false, NULL);
-    side_create(&b, true, jobs); /* the scan's slices over three workers */
+    rill_jobs *jobs = jobs_create(3);
+    pair p;
+    pair_create(&p, jobs); /* the scan's slices over three workers */
     static rill_render_instance ia[COUNT], ib[COUNT];
-    static uint8_t pa[W * H * 4], pb[W * H * 4];
     for (uint32_t frame = 0; frame < 3; frame++) {
-        draw(&a, ia, frame, pa);
-        draw(&b, ib, frame, pb);
+        draw(&p.a, ia, frame, p.pa);
+        draw(&p.b, ib, frame, p.pb);
         uint32_t visible = 0;
-        check_frame(&a, &b, ib, &visible);
+        check_frame(&p.a, &p.b, ib, &visible);
         /* The view sees part of the GPU path's instances, not all of them. */
         rill__gpu_cull_stats st;
-        rill__gpu_cull_info(b.r, &st);
+        rill__gpu_cull_info(p.b.r, &st);
         assert_true(visible > 0 && visible < st.resident / 2);
         if (frame > 0) {
             assert_true(st.deltas > 0); /* moves, settles, new and dropped ids */
         }
-        assert_memory_equal(pa, pb, sizeof(pa));
+        pair_same(&p);
     }
     /* A frame without changes uploads nothing (frame 2 moved nothing new: its moves settle). */
-    draw(&b, ib, 2, pb);
-    draw(&b, ib, 2, pb);
+    draw(&p.b, ib, 2, p.pb);
+    draw(&p.b, ib, 2, p.pb);
     rill__gpu_cull_stats st;
-    rill__gpu_cull_info(b.r, &st);
+    rill__gpu_cull_info(p.b.r, &st);
     assert_int_equal(st.deltas, 0);
-    assert_memory_equal(pa, pb, sizeof(pa));
+    pair_same(&p);
     /* The visible count: the CPU path's lists plus the GPU's count of the view, read when its
      * frame slot comes around (two frames in flight: the count of the first redraw, whose
      * snapshot is this one). */
-    rill_render_stats sa, sb;
-    rill_renderer_stats(a.r, &sa);
-    rill_renderer_stats(b.r, &sb);
-    assert_true(sa.instances_visible > 0);
-    assert_int_equal(sb.instances_visible + sb.instances_occluded, sa.instances_visible);
-    assert_int_equal(sa.instances_occluded, 0u);
-    render_test_destroy_clean(a.r, false);
-    render_test_destroy_clean(b.r, false);
+    pair_counts_match(&p);
+    pair_destroy(&p);
     rill_jobs_destroy(jobs);
 }
 
@@ -390,50 +497,43 @@ static void draw_views(const side *s, rill_render_instance *inst, uint32_t frame
 static void test_multi_view_matches_cpu(void **state) {
     (void)state;
     static rill_render_instance ia[COUNT], ib[COUNT];
-    static uint8_t pa[W * H * 4], pb[W * H * 4];
     const uint32_t counts[2] = {2, 4};
     for (uint32_t c = 0; c < 2; c++) {
         uint32_t n = counts[c];
-        side a, b;
-        side_create(&a, false, NULL);
-        side_create(&b, true, NULL);
+        pair p;
+        pair_create(&p, NULL);
         uint32_t frames[5] = {0, 1, 2, 2, 2}, last_nv = 0;
         for (uint32_t f = 0; f < 5; f++) {
-            draw_views(&a, ia, frames[f], n, pa);
-            draw_views(&b, ib, frames[f], n, pb);
-            uint32_t nv = b.r->frame.view_count;
-            assert_int_equal(a.r->frame.view_count, nv);
+            draw_views(&p.a, ia, frames[f], n, p.pa);
+            draw_views(&p.b, ib, frames[f], n, p.pb);
+            uint32_t nv = p.b.r->frame.view_count;
+            assert_int_equal(p.a.r->frame.view_count, nv);
             rill__gpu_cull_stats st;
-            rill__gpu_cull_info(b.r, &st);
+            rill__gpu_cull_info(p.b.r, &st);
             assert_int_equal(st.views, nv);
             for (uint32_t v = 0; v < nv; v++) {
                 uint32_t visible = 0;
-                check_view(&a, &b, ib, v, &visible);
+                check_view(&p.a, &p.b, ib, v, &visible);
                 assert_true(visible > 0);
                 /* The frame the render texture's camera starts drawing (first: the others'
                  * positions shift by one), each camera keeps its occlusion history. */
                 rill__gpu_cull_stats vst;
-                rill__gpu_cull_view_info(b.r, v, &vst);
+                rill__gpu_cull_view_info(p.b.r, v, &vst);
                 assert_true(vst.occluding);
-                if (f > 0 && nv > last_nv && !b.r->frame.views[v].target_tex.id) {
+                if (f > 0 && nv > last_nv && !p.b.r->frame.views[v].target_tex.id) {
                     assert_false(vst.occlusion_reset);
                 }
             }
             last_nv = nv;
-            assert_memory_equal(pa, pb, sizeof(pa));
+            pair_same(&p);
             if (f == 4) {
                 assert_int_equal(nv, n);        /* the render texture's camera draws by now */
                 assert_int_equal(st.deltas, 0); /* one table: nothing changed, nothing sent */
             }
         }
         /* The visible counts of every view: the CPU path's lists plus the GPU's counts. */
-        rill_render_stats sa, sb;
-        rill_renderer_stats(a.r, &sa);
-        rill_renderer_stats(b.r, &sb);
-        assert_true(sa.instances_visible > 0);
-        assert_int_equal(sb.instances_visible + sb.instances_occluded, sa.instances_visible);
-        render_test_destroy_clean(a.r, false);
-        render_test_destroy_clean(b.r, false);
+        pair_counts_match(&p);
+        pair_destroy(&p);
     }
 }
 
@@ -462,29 +562,26 @@ static void edit_scene(const side *s, rill_render_instance *inst, uint32_t e) {
  * third frame the scan passes every other resident instance without reading it. */
 static void test_delta_updates(void **state) {
     (void)state;
-    rill_error err = {0};
-    rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = 2}, &err);
-    assert_non_null(jobs);
-    side a, b;
-    side_create(&a, false, NULL);
-    side_create(&b, true, jobs);
+    rill_jobs *jobs = jobs_create(2);
+    pair p;
+    pair_create(&p, jobs);
     static rill_render_instance ia[COUNT], ib[COUNT];
-    static uint8_t pa[W * H * 4], pb[W * H * 4], changed[COUNT];
+    static uint8_t changed[COUNT];
     changed[IN_VIEW_CUBE] = changed[IN_VIEW_MASKED] = 1;
     /* Edits 0, 0 (settled), 1 (a move), 1 (its settle), 2 (a despawn), 3 (a spawn), 3. */
     const uint32_t edits[7] = {0, 0, 1, 1, 2, 3, 3};
     const uint32_t deltas[7] = {0, 0, 1, 1, 1, 1, 0};
     uint32_t resident = 0;
     for (uint32_t f = 0; f < 7; f++) {
-        edit_scene(&a, ia, edits[f]);
-        edit_scene(&b, ib, edits[f]);
-        render_scene(&a, ia, NULL, pa);
-        render_scene(&b, ib, changed, pb);
+        edit_scene(&p.a, ia, edits[f]);
+        edit_scene(&p.b, ib, edits[f]);
+        render_scene(&p.a, ia, NULL, p.pa);
+        render_scene(&p.b, ib, changed, p.pb);
         uint32_t visible = 0;
-        check_frame(&a, &b, ib, &visible);
-        assert_memory_equal(pa, pb, sizeof(pa));
+        check_frame(&p.a, &p.b, ib, &visible);
+        pair_same(&p);
         rill__gpu_cull_stats st;
-        rill__gpu_cull_info(b.r, &st);
+        rill__gpu_cull_info(p.b.r, &st);
         if (f == 0) {
             resident = st.resident; /* the first frame spawns the table */
             continue;
@@ -493,40 +590,14 @@ static void test_delta_updates(void **state) {
         assert_int_equal(st.spawned, edits[f] == 3 && edits[f - 1] != 3 ? 1u : 0u);
         assert_int_equal(st.resident, resident - (edits[f] == 2 ? 1u : 0u));
         assert_true(f < 2 ? st.quiet == 0 : st.quiet + 2u >= st.resident);
-        bool cube_seen = (rill__gpu_cull_flags(b.r, ib[IN_VIEW_CUBE].id) & 1u) != 0;
+        bool cube_seen = (rill__gpu_cull_flags(p.b.r, ib[IN_VIEW_CUBE].id) & 1u) != 0;
         assert_int_equal(cube_seen, edits[f] == 0); /* in view until lifted out of it */
     }
     /* The new id is resident and seen; the dropped one is not resident. */
-    assert_true(rill__gpu_cull_flags(b.r, 900000u) & 1u);
-    assert_int_equal(rill__gpu_cull_flags(b.r, IN_VIEW_MASKED + 1u), UINT32_MAX);
-    render_test_destroy_clean(a.r, false);
-    render_test_destroy_clean(b.r, false);
+    assert_true(rill__gpu_cull_flags(p.b.r, 900000u) & 1u);
+    assert_int_equal(rill__gpu_cull_flags(p.b.r, IN_VIEW_MASKED + 1u), UINT32_MAX);
+    pair_destroy(&p);
     rill_jobs_destroy(jobs);
-}
-
-/* Draws `n` instances (inst) on s into px: the camera looks at the origin from +z. */
-static void draw_marked(const side *s, const rill_render_instance *inst, uint32_t n,
-                        const uint8_t *changed, uint8_t *px);
-
-static void draw_few(const side *s, const rill_render_instance *inst, uint32_t n, uint8_t *px) {
-    draw_marked(s, inst, n, NULL, px);
-}
-
-/* draw_few with the snapshot's instance_changed. */
-static void draw_marked(const side *s, const rill_render_instance *inst, uint32_t n,
-                        const uint8_t *changed, uint8_t *px) {
-    rill_render_snapshot snap;
-    memset(&snap, 0, sizeof(snap));
-    snap.instance_changed = changed;
-    mat4 world_from_view;
-    render_test_look_at(world_from_view, (float[3]){0, 1, 8}, (float[3]){0, 0.5f, 0});
-    memcpy(snap.view.world_from_view, world_from_view, sizeof(mat4));
-    snap.ambient[0] = snap.ambient[1] = snap.ambient[2] = 0.5f;
-    snap.instances = inst;
-    snap.instance_count = n;
-    rill_error err = {0};
-    assert_int_equal(rill_renderer_render(s->r, &snap, &err), RILL_OK);
-    assert_int_equal(rill_renderer_read_pixels(s->r, px, W * H * 4, &err), RILL_OK);
 }
 
 /* Marks are trusted only as far as they can be: a mesh destroyed while the snapshot still says
@@ -535,37 +606,32 @@ static void draw_marked(const side *s, const rill_render_instance *inst, uint32_
  * the pictures stay the CPU path's. */
 static void test_marks_distrusted_after_destroy(void **state) {
     (void)state;
-    side a, b;
-    side_create(&a, false, NULL);
-    side_create(&b, true, NULL);
-    static uint8_t pa[W * H * 4], pb[W * H * 4];
+    pair p;
+    pair_create(&p, NULL);
     const uint8_t unchanged[3] = {0, 0, 0};
     rill_error err = {0};
-    rill_mesh ball_a = rill_render_mesh_sphere(a.r, 10, &err);
-    rill_mesh ball_b = rill_render_mesh_sphere(b.r, 10, &err);
+    rill_mesh ball_a = rill_render_mesh_sphere(p.a.r, 10, &err);
+    rill_mesh ball_b = rill_render_mesh_sphere(p.b.r, 10, &err);
     assert_true(ball_a.id && ball_b.id);
     rill_render_instance ia[3], ib[3];
     for (uint32_t k = 0; k < 3; k++) {
         float pos[3] = {(float)k * 2.5f - 2.5f, 0.5f, 0.0f};
-        render_test_place(&ia[k], 10u + k, k == 1 ? ball_a : a.cube, a.opaque, pos, 1.0f, 0.3f);
-        render_test_place(&ib[k], 10u + k, k == 1 ? ball_b : b.cube, b.opaque, pos, 1.0f, 0.3f);
+        render_test_place(&ia[k], 10u + k, k == 1 ? ball_a : p.a.cube, p.a.opaque, pos, 1.0f, 0.3f);
+        render_test_place(&ib[k], 10u + k, k == 1 ? ball_b : p.b.cube, p.b.opaque, pos, 1.0f, 0.3f);
     }
     rill__gpu_cull_stats st;
     for (uint32_t frame = 0; frame < 5; frame++) {
         if (frame == 3) {
-            rill_render_mesh_destroy(a.r, ball_a);
-            rill_render_mesh_destroy(b.r, ball_b);
+            rill_render_mesh_destroy(p.a.r, ball_a);
+            rill_render_mesh_destroy(p.b.r, ball_b);
         }
-        draw_few(&a, ia, 3, pa);
-        draw_marked(&b, ib, 3, frame ? unchanged : NULL, pb);
-        assert_memory_equal(pa, pb, sizeof(pa));
-        rill__gpu_cull_info(b.r, &st);
+        pair_draw(&p, ia, ib, 3, frame ? unchanged : NULL);
+        rill__gpu_cull_info(p.b.r, &st);
         assert_int_equal(st.resident, frame < 3 ? 3u : 2u);
         /* Frame 2 passes all three unread; frame 3 (a mesh gone) reads them all. */
         assert_int_equal(st.quiet, frame == 2 ? 3u : frame == 4 ? 2u : 0u);
     }
-    render_test_destroy_clean(a.r, false);
-    render_test_destroy_clean(b.r, false);
+    pair_destroy(&p);
 }
 
 /* A repeated id whose first position left the GPU path (hidden, or past a shorter snapshot's end)
@@ -574,17 +640,15 @@ static void test_marks_distrusted_after_destroy(void **state) {
  * renderer. */
 static void test_repeated_id_comes_back(void **state) {
     (void)state;
-    side a, b;
-    side_create(&a, false, NULL);
-    side_create(&b, true, NULL);
-    static uint8_t pa[W * H * 4], pb[W * H * 4];
+    pair p;
+    pair_create(&p, NULL);
     const float xs[3] = {-2.5f, 0.0f, 2.5f};
     for (uint32_t frame = 0; frame < 4; frame++) {
         rill_render_instance ia[3], ib[3];
         for (uint32_t k = 0; k < 3; k++) {
             float pos[3] = {xs[k], 0.5f, 0.0f};
-            render_test_place(&ia[k], 10u + k, a.cube, a.opaque, pos, 1.0f, 0.3f);
-            render_test_place(&ib[k], 10u + k, b.cube, b.opaque, pos, 1.0f, 0.3f);
+            render_test_place(&ia[k], 10u + k, p.a.cube, p.a.opaque, pos, 1.0f, 0.3f);
+            render_test_place(&ib[k], 10u + k, p.b.cube, p.b.opaque, pos, 1.0f, 0.3f);
         }
         /* frame 0: ids 10 11 12; frame 1: position 0 hidden, position 2 takes id 10; frames 2
          * and 3: positions 0 and 2 both id 10, both drawn. */
@@ -594,15 +658,13 @@ static void test_repeated_id_comes_back(void **state) {
         if (frame == 1) {
             ia[0].mode = ib[0].mode = RILL_RENDER_MODE_HIDDEN;
         }
-        draw_few(&a, ia, 3, pa);
-        draw_few(&b, ib, 3, pb);
-        assert_memory_equal(pa, pb, sizeof(pa));
+        pair_draw(&p, ia, ib, 3, NULL);
         rill__gpu_cull_stats st;
-        rill__gpu_cull_info(b.r, &st);
+        rill__gpu_cull_info(p.b.r, &st);
         assert_int_equal(st.resident, frame == 0 ? 3u : 2u); /* then ids 10 and 11 */
         if (frame >= 2) {
             /* One of the two positions of id 10 is on the CPU path's opaque list. */
-            const rill__view *v = &b.r->frame.views[0];
+            const rill__view *v = &p.b.r->frame.views[0];
             assert_int_equal(v->opaque.len, 1u);
         }
     }
@@ -614,16 +676,13 @@ static void test_repeated_id_comes_back(void **state) {
         rill_render_instance ia[3], ib[3];
         for (uint32_t k = 0; k < counts[frame]; k++) {
             float pos[3] = {xs[k], 0.5f, 0.0f};
-            render_test_place(&ia[k], ids[frame][k], a.cube, a.opaque, pos, 1.0f, 0.3f);
-            render_test_place(&ib[k], ids[frame][k], b.cube, b.opaque, pos, 1.0f, 0.3f);
+            render_test_place(&ia[k], ids[frame][k], p.a.cube, p.a.opaque, pos, 1.0f, 0.3f);
+            render_test_place(&ib[k], ids[frame][k], p.b.cube, p.b.opaque, pos, 1.0f, 0.3f);
         }
-        draw_few(&a, ia, counts[frame], pa);
-        draw_few(&b, ib, counts[frame], pb);
-        assert_memory_equal(pa, pb, sizeof(pa));
+        pair_draw(&p, ia, ib, counts[frame], NULL);
     }
-    assert_int_equal(b.r->frame.views[0].opaque.len, 1u);
-    render_test_destroy_clean(a.r, false);
-    render_test_destroy_clean(b.r, false);
+    assert_int_equal(p.b.r->frame.views[0].opaque.len, 1u);
+    pair_destroy(&p);
 }
 
 /* Instance k of the shift scene (SHIFT_N small cubes in view, k: its place in the grid, id
@@ -661,26 +720,20 @@ static uint32_t shift_scene(const side *s, rill_render_instance *inst, uint32_t 
  * per shifted instance; the pictures stay the CPU path's. */
 static void test_shift_resolves_only_new(void **state) {
     (void)state;
-    rill_error err = {0};
-    rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = 2}, &err);
-    assert_non_null(jobs);
-    side a, b;
-    side_create(&a, false, NULL);
-    side_create(&b, true, jobs);
-    static uint8_t pa[W * H * 4], pb[W * H * 4];
+    rill_jobs *jobs = jobs_create(2);
+    pair p;
+    pair_create(&p, jobs);
     static rill_render_instance ia[SHIFT_N + 1u], ib[SHIFT_N + 1u];
     /* frame 0: all new; 1: one new in front, 30 lifted; 2: the new one gone, the 30 settle, one
      * material swapped (a new group: resolved, and a move). */
     const uint32_t resolved[3] = {SHIFT_N, 1, 1};
     const uint32_t deltas[3] = {SHIFT_N, 1 + SHIFT_N / 10u, 1 + SHIFT_N / 10u + 1};
     for (uint32_t frame = 0; frame < 3; frame++) {
-        uint32_t n = shift_scene(&a, ia, frame);
-        assert_int_equal(shift_scene(&b, ib, frame), n);
-        draw_few(&a, ia, n, pa);
-        draw_few(&b, ib, n, pb);
-        assert_memory_equal(pa, pb, sizeof(pa));
+        uint32_t n = shift_scene(&p.a, ia, frame);
+        assert_int_equal(shift_scene(&p.b, ib, frame), n);
+        pair_draw(&p, ia, ib, n, NULL);
         rill__gpu_cull_stats st;
-        rill__gpu_cull_info(b.r, &st);
+        rill__gpu_cull_info(p.b.r, &st);
         assert_true(st.active);
         assert_int_equal(st.resident, n);
         assert_int_equal(st.resolved, resolved[frame]);
@@ -688,10 +741,9 @@ static void test_shift_resolves_only_new(void **state) {
          * follow it; the new id in front is looked up too. Frame 0 looks up every new id. */
         assert_int_equal(st.mapped, frame == 0 ? SHIFT_N : 2u);
         assert_int_equal(st.deltas, deltas[frame]);
-        assert_int_equal(b.r->frame.views[0].opaque.len, 0u); /* all drawn by the GPU path */
+        assert_int_equal(p.b.r->frame.views[0].opaque.len, 0u); /* all drawn by the GPU path */
     }
-    render_test_destroy_clean(a.r, false);
-    render_test_destroy_clean(b.r, false);
+    pair_destroy(&p);
     rill_jobs_destroy(jobs);
 }
 
@@ -712,54 +764,24 @@ static void boot_grid(const side *a, const side *b, rill_render_instance *ia,
 
 static void test_boot_capped_and_growth(void **state) {
     (void)state;
-    side a, b;
-    side_create(&a, false, NULL);
-    side_create(&b, true, NULL);
-    static uint8_t pa[W * H * 4], pb[W * H * 4];
+    pair p;
+    pair_create(&p, NULL);
     static rill_render_instance ia[BOOT_N], ib[BOOT_N];
-    boot_grid(&a, &b, ia, ib);
+    boot_grid(&p.a, &p.b, ia, ib);
     const uint32_t resident[4] = {8192u, 16384u, BOOT_N, BOOT_N};
     const uint32_t deltas[4] = {8192u, 8192u, BOOT_N - 16384u, 0u};
     for (uint32_t frame = 0; frame < 4; frame++) {
-        draw_few(&a, ia, BOOT_N, pa);
-        draw_few(&b, ib, BOOT_N, pb);
-        assert_memory_equal(pa, pb, sizeof(pa));
+        pair_draw(&p, ia, ib, BOOT_N, NULL);
         rill__gpu_cull_stats st;
-        rill__gpu_cull_info(b.r, &st);
+        rill__gpu_cull_info(p.b.r, &st);
         assert_int_equal(st.resident, resident[frame]);
         assert_int_equal(st.spawned, frame < 3 ? deltas[frame] : 0u);
         assert_int_equal(st.deltas, deltas[frame]);
         rill_render_stats rs;
-        rill_renderer_stats(b.r, &rs);
+        rill_renderer_stats(p.b.r, &rs);
         assert_int_equal(rs.gpu_cull_resident, resident[frame]);
     }
-    render_test_destroy_clean(a.r, false);
-    render_test_destroy_clean(b.r, false);
-}
-
-/* s draws inst split between two views (left and right halves, the same camera) into px: a
- * composed frame. */
-static void draw_split(const side *s, const rill_render_instance *inst, uint32_t n, uint8_t *px) {
-    rill_render_snapshot snap;
-    memset(&snap, 0, sizeof(snap));
-    mat4 world_from_view;
-    render_test_look_at(world_from_view, (float[3]){0, 1, 8}, (float[3]){0, 0.5f, 0});
-    memcpy(snap.view.world_from_view, world_from_view, sizeof(mat4));
-    snap.ambient[0] = snap.ambient[1] = snap.ambient[2] = 0.5f;
-    rill_render_view views[2] = {snap.view, snap.view};
-    for (int v = 0; v < 2; v++) {
-        const float rect[4] = {0.5f * (float)v, 0, 0.5f, 1};
-        memcpy(views[v].viewport, rect, sizeof(rect));
-        views[v].order = v;
-    }
-    snap.views = views;
-    snap.view_count = 2;
-    snap.instances = inst;
-    snap.instance_count = n;
-    rill_error err = {0};
-    assert_int_equal(rill_renderer_render(s->r, &snap, &err), RILL_OK);
-    assert_int_equal(rill_renderer_read_pixels(s->r, px, W * H * 4, &err), RILL_OK);
-    assert_int_equal(rill_renderer_wait_idle(s->r, &err), RILL_OK);
+    pair_destroy(&p);
 }
 
 /* The default boarding (gpu_cull.c GC_BOARD_*): a frame takes at least its floor of new ids and
@@ -767,27 +789,22 @@ static void draw_split(const side *s, const rill_render_instance *inst, uint32_t
  * until all are resident, with the CPU path's picture throughout. */
 static void test_boot_budget(void **state) {
     (void)state;
-    side a, b;
-    side_create(&a, false, NULL);
-    side_create(&b, true, NULL);
-    rill__gpu_cull_set_boarding(b.r, 2048u, 0.5);
-    static uint8_t pa[W * H * 4], pb[W * H * 4];
+    pair p;
+    pair_create(&p, NULL);
+    rill__gpu_cull_set_boarding(p.b.r, 2048u, 0.5);
     static rill_render_instance ia[BOOT_N], ib[BOOT_N];
-    boot_grid(&a, &b, ia, ib);
+    boot_grid(&p.a, &p.b, ia, ib);
     uint32_t had = 0, frames = 0;
     while (had < BOOT_N) {
         assert_true(frames++ < BOOT_N / 2048u + 1u);
-        draw_few(&a, ia, BOOT_N, pa);
-        draw_few(&b, ib, BOOT_N, pb);
-        assert_memory_equal(pa, pb, sizeof(pa));
+        pair_draw(&p, ia, ib, BOOT_N, NULL);
         rill__gpu_cull_stats st;
-        rill__gpu_cull_info(b.r, &st);
+        rill__gpu_cull_info(p.b.r, &st);
         assert_int_equal(st.resident, had + st.spawned);
         assert_true(st.spawned >= RILL_MIN(2048u, BOOT_N - had));
         had = st.resident;
     }
-    render_test_destroy_clean(a.r, false);
-    render_test_destroy_clean(b.r, false);
+    pair_destroy(&p);
 }
 
 /* Single-view and split-screen frames share the one table: a split frame after single-view ones
@@ -795,32 +812,27 @@ static void test_boot_budget(void **state) {
  * frames out), nor does the single-view frame after it; each frame draws the CPU path's picture. */
 static void test_table_shared_by_split_frame(void **state) {
     (void)state;
-    side a, b;
-    side_create(&a, false, NULL);
-    side_create(&b, true, NULL);
-    static uint8_t pa[W * H * 4], pb[W * H * 4];
+    pair p;
+    pair_create(&p, NULL);
     static rill_render_instance ia[BOOT_N], ib[BOOT_N];
-    boot_grid(&a, &b, ia, ib);
+    boot_grid(&p.a, &p.b, ia, ib);
     for (uint32_t frame = 0; frame < 3; frame++) {
-        draw_few(&b, ib, BOOT_N, pb);
+        draw_few(&p.b, ib, BOOT_N, p.pb);
     }
     rill__gpu_cull_stats st;
-    rill__gpu_cull_info(b.r, &st);
+    rill__gpu_cull_info(p.b.r, &st);
     assert_int_equal(st.resident, BOOT_N);
     ib[7].transform[12] += 0.5f; /* one instance moves in the split frame */
     ia[7].transform[12] += 0.5f;
-    draw_split(&a, ia, BOOT_N, pa);
-    draw_split(&b, ib, BOOT_N, pb);
-    assert_memory_equal(pa, pb, sizeof(pa));
-    rill__gpu_cull_info(b.r, &st);
+    pair_draw_split(&p, ia, ib, BOOT_N);
+    rill__gpu_cull_info(p.b.r, &st);
     assert_true(st.active);
     assert_int_equal(st.views, 2u);
     assert_int_equal(st.resident, BOOT_N);
     assert_int_equal(st.spawned, 0u);
     assert_int_equal(st.deltas, 1u); /* the move, once for both views */
-    draw_few(&a, ia, BOOT_N, pa);
-    draw_few(&b, ib, BOOT_N, pb);
-    rill__gpu_cull_info(b.r, &st);
+    pair_draw(&p, ia, ib, BOOT_N, NULL);
+    rill__gpu_cull_info(p.b.r, &st);
     assert_true(st.active);
     assert_int_equal(st.views, 1u);
     assert_int_equal(st.resident, BOOT_N);
@@ -828,20 +840,18 @@ static void test_table_shared_by_split_frame(void **state) {
     /* The split's two views are not the single view (other rectangles): their slots are kept a
      * few frames. */
     assert_int_equal(st.view_slots, 3u);
-    assert_memory_equal(pa, pb, sizeof(pa));
+    pair_same(&p);
     /* Eight frames without the split's views give their buffers back; the split comes back. */
     for (uint32_t frame = 0; frame < 8; frame++) {
-        draw_few(&b, ib, BOOT_N, pb);
+        draw_few(&p.b, ib, BOOT_N, p.pb);
     }
-    rill__gpu_cull_info(b.r, &st);
+    rill__gpu_cull_info(p.b.r, &st);
     assert_int_equal(st.view_slots, 1u);
-    draw_split(&b, ib, BOOT_N, pb);
-    draw_split(&a, ia, BOOT_N, pa);
-    rill__gpu_cull_info(b.r, &st);
+    pair_draw_split(&p, ia, ib, BOOT_N);
+    rill__gpu_cull_info(p.b.r, &st);
     assert_int_equal(st.view_slots, 3u);
-    assert_memory_equal(pa, pb, sizeof(pa));
-    render_test_destroy_clean(a.r, false);
-    render_test_destroy_clean(b.r, false);
+    pair_same(&p);
+    pair_destroy(&p);
 }
 
 /* A quad facing +z with red vertex colours: a mesh with extras, which keeps its own buffers. */
@@ -871,44 +881,42 @@ static rill_mesh colored_quad(rill_renderer *r) {
  * pictures stay those of the CPU path; a mesh the GPU path stops drawing leaves the arena. */
 static void test_meshes_share_runs(void **state) {
     (void)state;
-    side a, b;
-    side_create(&a, false, NULL);
-    side_create(&b, true, NULL);
+    pair p;
+    pair_create(&p, NULL);
     enum { MESHES = 12, N = 24 };
     rill_mesh ma[MESHES], mb[MESHES];
-    rill_mesh qa = colored_quad(a.r), qb = colored_quad(b.r);
+    rill_mesh qa = colored_quad(p.a.r), qb = colored_quad(p.b.r);
     rill_error err = {0};
     for (uint32_t k = 0; k < MESHES; k++) {
-        ma[k] =
-            k % 2 ? rill_render_mesh_sphere(a.r, 6 + k, &err) : rill_render_mesh_cube(a.r, &err);
-        mb[k] =
-            k % 2 ? rill_render_mesh_sphere(b.r, 6 + k, &err) : rill_render_mesh_cube(b.r, &err);
+        ma[k] = k % 2 ? rill_render_mesh_sphere(p.a.r, 6 + k, &err)
+                      : rill_render_mesh_cube(p.a.r, &err);
+        mb[k] = k % 2 ? rill_render_mesh_sphere(p.b.r, 6 + k, &err)
+                      : rill_render_mesh_cube(p.b.r, &err);
         assert_true(ma[k].id && mb[k].id);
     }
-    static uint8_t pa[W * H * 4], pb[W * H * 4];
     for (uint32_t frame = 0; frame < 3; frame++) {
         rill_render_instance ia[N + 1], ib[N + 1];
         const float qpos[3] = {0.0f, -0.6f, 0.5f};
-        render_test_place(&ia[N], 99u, qa, a.opaque, qpos, 1.0f, 0.0f);
-        render_test_place(&ib[N], 99u, qb, b.opaque, qpos, 1.0f, 0.0f);
+        render_test_place(&ia[N], 99u, qa, p.a.opaque, qpos, 1.0f, 0.0f);
+        render_test_place(&ib[N], 99u, qb, p.b.opaque, qpos, 1.0f, 0.0f);
         for (uint32_t k = 0; k < N; k++) {
             /* frame 2: the first half of the meshes are not drawn any more */
             uint32_t m = frame == 2 ? MESHES / 2 + k % (MESHES / 2) : k % MESHES;
             float pos[3] = {-5.5f + (float)(k % 12), 0.5f + 1.2f * (float)(k / 12), 0.0f};
             bool mask = k % 5 == 4;
-            render_test_place(&ia[k], 100u + k, ma[m], mask ? a.mask : a.opaque, pos, 0.45f, 0.3f);
-            render_test_place(&ib[k], 100u + k, mb[m], mask ? b.mask : b.opaque, pos, 0.45f, 0.3f);
+            render_test_place(&ia[k], 100u + k, ma[m], mask ? p.a.mask : p.a.opaque, pos, 0.45f,
+                              0.3f);
+            render_test_place(&ib[k], 100u + k, mb[m], mask ? p.b.mask : p.b.opaque, pos, 0.45f,
+                              0.3f);
         }
-        draw_few(&a, ia, N + 1, pa);
-        draw_few(&b, ib, N + 1, pb);
-        assert_memory_equal(pa, pb, sizeof(pa));
+        pair_draw(&p, ia, ib, N + 1, NULL);
         uint32_t red = 0; /* the coloured quad is in the picture (red: its vertex colours) */
-        for (uint32_t p = 0; p < W * H; p++) {
-            red += pb[p * 4] > 40 && pb[p * 4] > 3 * pb[p * 4 + 1];
+        for (uint32_t i = 0; i < W * H; i++) {
+            red += p.pb[i * 4] > 40 && p.pb[i * 4] > 3 * p.pb[i * 4 + 1];
         }
         assert_true(red > 20u);
         rill__gpu_cull_stats st;
-        rill__gpu_cull_info(b.r, &st);
+        rill__gpu_cull_info(p.b.r, &st);
         assert_int_equal(st.resident, N + 1);
         assert_true(st.groups > (frame == 2 ? MESHES / 2u : MESHES)); /* and masked ones */
         /* solid, then those that cut; the coloured quad's own buffers a run apart */
@@ -918,10 +926,9 @@ static void test_meshes_share_runs(void **state) {
         assert_true(st.arena_bytes > 0);
         assert_int_equal(st.arena_meshes, (frame == 2 ? MESHES / 2 : MESHES) + 1u);
         /* Where the device can, only commands with instances are drawn (GPU counts). */
-        assert_int_equal(st.compacted, rill__gpu_get_caps(b.r->gpu)->draw_indirect_count);
+        assert_int_equal(st.compacted, rill__gpu_get_caps(p.b.r->gpu)->draw_indirect_count);
     }
-    render_test_destroy_clean(a.r, false);
-    render_test_destroy_clean(b.r, false);
+    pair_destroy(&p);
 }
 
 /* The occluder scene: a wall (plain, the GPU path's) across most of the view, two cubes in
@@ -954,17 +961,17 @@ static void draw_wall(const side *s, const float eye[3], const float at[3], uint
     render_test_look_at(world_from_view, eye, at);
     memcpy(snap.view.world_from_view, world_from_view, sizeof(mat4));
     snap.view.fov_y = 0.8f;
-    snap.has_sun = true;
-    snap.sun.direction[0] = -0.3f, snap.sun.direction[1] = -0.9f, snap.sun.direction[2] = -0.3f;
-    snap.sun.color[0] = snap.sun.color[1] = snap.sun.color[2] = 1.0f;
-    snap.sun.illuminance = 3.0f;
-    snap.ambient[0] = snap.ambient[1] = snap.ambient[2] = 0.3f;
+    sun_light(&snap, false, 0.3f);
     snap.instances = inst;
     snap.instance_count = n;
-    rill_error err = {0};
-    assert_int_equal(rill_renderer_render(s->r, &snap, &err), RILL_OK);
-    assert_int_equal(rill_renderer_read_pixels(s->r, px, W * H * 4, &err), RILL_OK);
-    assert_int_equal(rill_renderer_wait_idle(s->r, &err), RILL_OK);
+    render_read(s, &snap, px, true);
+}
+
+/* draw_wall on both of p, checking the pictures are the same. */
+static void pair_draw_wall(pair *p, const float eye[3], const float at[3]) {
+    draw_wall(&p->a, eye, at, p->pa);
+    draw_wall(&p->b, eye, at, p->pb);
+    pair_same(p);
 }
 
 /* How many of the hidden cubes' flags (the last finished frame) have any of `bits`. */
@@ -984,26 +991,24 @@ static uint32_t hidden_with(const side *s, uint32_t bits) {
  * a camera cut (a turn around) forgets last frame's results. */
 static void test_occlusion_wall(void **state) {
     (void)state;
-    side a, b, c;
-    side_create(&a, false, NULL);
-    side_create(&b, true, NULL);
+    pair p;
+    side c;
+    pair_create(&p, NULL);
     side_create_with(&c, true, NULL, false);
-    static uint8_t pa[W * H * 4], pb[W * H * 4], pc[W * H * 4];
+    static uint8_t pc[W * H * 4];
     const float eye[3] = {0.0f, 1.5f, 9.0f}, at[3] = {0.0f, 1.5f, 0.0f};
     rill__gpu_cull_stats st;
     for (uint32_t frame = 0; frame < 5; frame++) {
-        draw_wall(&a, eye, at, pa);
-        draw_wall(&b, eye, at, pb);
+        pair_draw_wall(&p, eye, at);
         draw_wall(&c, eye, at, pc);
-        assert_memory_equal(pa, pb, sizeof(pa));
-        assert_memory_equal(pa, pc, sizeof(pa));
-        rill__gpu_cull_info(b.r, &st);
+        assert_memory_equal(p.pa, pc, sizeof(p.pa));
+        rill__gpu_cull_info(p.b.r, &st);
         assert_true(st.occluding);
         assert_int_equal(st.occlusion_reset, frame == 0); /* the first frame knows nothing */
         /* Frame 0 draws everything in phase 2 (nothing was visible before), frame 1 everything
          * in phase 1 and finds the hidden cubes behind the wall; from frame 2 they are left out. */
-        assert_int_equal(hidden_with(&b, F_OCCLUDED), frame >= 2 ? HIDDEN : 0u);
-        assert_int_equal(hidden_with(&b, F_PHASE2), frame == 0 ? HIDDEN : 0u);
+        assert_int_equal(hidden_with(&p.b, F_OCCLUDED), frame >= 2 ? HIDDEN : 0u);
+        assert_int_equal(hidden_with(&p.b, F_PHASE2), frame == 0 ? HIDDEN : 0u);
         rill__gpu_cull_info(c.r, &st);
         assert_false(st.occluding);
         assert_int_equal(hidden_with(&c, F_PHASE1 | F_PHASE2 | F_OCCLUDED), 0u);
@@ -1011,8 +1016,8 @@ static void test_occlusion_wall(void **state) {
     /* The stats of frame 2 (read when its frame slot came around): the hidden cubes are
      * occluded, not visible; the CPU path and occlusion off count them visible. */
     rill_render_stats sa, sb, sc;
-    rill_renderer_stats(a.r, &sa);
-    rill_renderer_stats(b.r, &sb);
+    rill_renderer_stats(p.a.r, &sa);
+    rill_renderer_stats(p.b.r, &sb);
     rill_renderer_stats(c.r, &sc);
     assert_int_equal(sb.instances_occluded, HIDDEN);
     assert_int_equal(sb.instances_visible + HIDDEN, sa.instances_visible);
@@ -1021,26 +1026,21 @@ static void test_occlusion_wall(void **state) {
     /* Past the wall's right edge: some hidden cubes come into sight, drawn in phase 2 the frame
      * they appear; the others stay occluded. */
     const float eye2[3] = {6.0f, 1.5f, 9.0f}, at2[3] = {0.0f, 1.0f, -2.0f};
-    draw_wall(&a, eye2, at2, pa);
-    draw_wall(&b, eye2, at2, pb);
-    assert_memory_equal(pa, pb, sizeof(pa));
-    rill__gpu_cull_info(b.r, &st);
+    pair_draw_wall(&p, eye2, at2);
+    rill__gpu_cull_info(p.b.r, &st);
     assert_false(st.occlusion_reset);
-    uint32_t appeared = hidden_with(&b, F_PHASE2);
+    uint32_t appeared = hidden_with(&p.b, F_PHASE2);
     assert_true(appeared > 0 && appeared < HIDDEN);
-    assert_int_equal(hidden_with(&b, F_PHASE1), 0u);
+    assert_int_equal(hidden_with(&p.b, F_PHASE1), 0u);
     /* A cut: turned around behind the cubes, last frame's visibility is forgotten (everything
      * in view is phase 2) and the picture is still the CPU path's. */
     const float eye3[3] = {0.0f, 1.5f, -12.0f}, at3[3] = {0.0f, 1.0f, 0.0f};
-    draw_wall(&a, eye3, at3, pa);
-    draw_wall(&b, eye3, at3, pb);
-    assert_memory_equal(pa, pb, sizeof(pa));
-    rill__gpu_cull_info(b.r, &st);
+    pair_draw_wall(&p, eye3, at3);
+    rill__gpu_cull_info(p.b.r, &st);
     assert_true(st.occlusion_reset);
-    assert_int_equal(hidden_with(&b, F_PHASE1), 0u);
-    assert_true(hidden_with(&b, F_PHASE2) > HIDDEN / 2u);
-    render_test_destroy_clean(a.r, false);
-    render_test_destroy_clean(b.r, false);
+    assert_int_equal(hidden_with(&p.b, F_PHASE1), 0u);
+    assert_true(hidden_with(&p.b, F_PHASE2) > HIDDEN / 2u);
+    pair_destroy(&p);
     render_test_destroy_clean(c.r, false);
 }
 
