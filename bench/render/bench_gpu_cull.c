@@ -12,7 +12,7 @@
  *                       [--device NAME] [--zoom Z] [--moving PCT] [--workers N]
  *                       [--meshes K] [--materials M] [--wall 1] [--shift 1]
  *                       [--cases static,few,shift] [--paths cpu,gpu,gpu_no_occlusion]
- *                       [--marks 1] [--help]
+ *                       [--marks 1] [--warmup 1] [--help]
  *   --zoom Z     the camera Z times closer to the grid's centre (default 1: most of the grid in
  *                view; 4: about 7 % of it)
  *   --moving P   P percent of the instances move every frame (default 0: a static world, where
@@ -37,6 +37,13 @@
  *                (rill_render_snapshot.instance_changed: the moving ones; none with --shift,
  *                where every position changes), so the GPU path's scan passes the others unread
  *                (default 0: no marks, every instance read every frame)
+ *   --warmup 1   the GPU paths board every instance in their first (untimed) frame instead of
+ *                within the per-frame budget (default 0: as an app boards them, 2048 and more
+ *                while the spawns cost under 0.5 ms a frame, drawing the rest on the CPU path;
+ *                1 M instances then take ~120 warm-up frames). Either way each line gives
+ *                "boarding_frames" (warm-up frames that took new instances) and "warmup_s"
+ * On the null backend (RILL_RENDER_BACKEND=null) set RILL_NULL_STORAGE_RANGE=4294967295 for more
+ * than ~120 k instances: at Vulkan's minimum storage range the GPU path switches itself off.
  * An unknown argument, or a flag without its value, prints this usage and exits with 2.
  */
 #include <math.h>
@@ -49,6 +56,9 @@
 #include "rill/render.h"
 
 #include "bench_renderer.h"
+
+/* src/render/frame.h (a bench-only hook): every new instance boards the GPU table at once. */
+void rill__gpu_cull_board_all(rill_renderer *r, bool all);
 
 enum { PHASES = 7 };
 static const char *const phase_names[PHASES] = {"setup", "cull",     "sort",  "upload",
@@ -63,6 +73,7 @@ typedef struct options {
     const char *case_name;
     uint32_t paths; /* bits: 1 cpu, 2 gpu, 4 gpu_no_occlusion */
     bool marks;     /* the snapshot marks what changed (instance_changed) */
+    bool board_all; /* --warmup 1: the GPU paths board everything in their first frame */
     rill_jobs *jobs;
 } options;
 
@@ -200,7 +211,11 @@ static int measure(rill_renderer *r, scene *s, const options *o, bool gpu, bool 
     /* Warm-up frames: two (uploads, pipelines, transient images), and on the GPU path more
      * until its table holds every instance listed (it takes new ones within a time budget a
      * frame; the others draw on the CPU path meanwhile) or a frame took none (GPU culling off). */
-    uint32_t listed = s->snap.instance_count, warm = 0;
+    uint32_t listed = s->snap.instance_count, warm = 0, boarding = 0;
+    uint64_t warm_t0 = rill_time_ns(), warm_ns = 0;
+    if (gpu && o->board_all) {
+        rill__gpu_cull_board_all(r, true);
+    }
     for (uint32_t f = 0; f < o->frames + warm; f++) {
         if (o->moving > 0.0f) {
             for (uint32_t i = 0; i < s->count; i++) {
@@ -223,9 +238,14 @@ static int measure(rill_renderer *r, scene *s, const options *o, bool gpu, bool 
         s->snap.instances = s->inst;
         s->snap.instance_count = listed;
         rill_renderer_stats(r, &st);
-        if (f == warm && (f < 2 || (gpu && st.gpu_cull_spawned > 0 && st.gpu_cull_resident < n))) {
-            warm++;
-            continue;
+        if (f == warm) {
+            boarding += gpu && st.gpu_cull_spawned > 0;
+            if (f < 2 || (gpu && st.gpu_cull_spawned > 0 && st.gpu_cull_resident < n)) {
+                warm++;
+                warm_ns = rill_time_ns() - warm_t0;
+                continue;
+            }
+            rill__gpu_cull_board_all(r, false);
         }
         cpu_sum += st.cpu_record_ms;
         scan_sum += st.gpu_cull_scan_ms;
@@ -252,7 +272,8 @@ static int measure(rill_renderer *r, scene *s, const options *o, bool gpu, bool 
     printf("{\"bench\":\"gpu_cull\",\"case\":\"%s\",\"path\":\"%s\",\"wall\":%s,\"shift\":%s,"
            "\"instances\":%u,\"meshes\":%u,"
            "\"materials\":%u,\"zoom\":%g,\"moving_pct\":%g,\"width\":%u,\"height\":%u,\"frames\":%"
-           "u,\"warmup_frames\":%u,\"workers\":%u,\"device\":\"%s\","
+           "u,\"warmup_frames\":%u,\"boarding_frames\":%u,\"warmup_s\":%.2f,"
+           "\"board_all\":%s,\"workers\":%u,\"device\":\"%s\","
            "\"draw_calls\":%u,\"cpu_visible\":%u,\"cpu_record_ms\":{\"mean\":%.3f,\"min\":%.3f,"
            "\"max\":%.3f},\"cpu_phase_ms\":{",
            o->case_name,
@@ -261,7 +282,8 @@ static int measure(rill_renderer *r, scene *s, const options *o, bool gpu, bool 
                        : "gpu_no_occlusion",
            o->wall ? "true" : "false", o->shift ? "true" : "false", s->count,
            o->meshes ? o->meshes : 2u, o->materials, (double)o->zoom, (double)o->moving, o->w, o->h,
-           o->frames, warm, rill_jobs_worker_count(o->jobs), st.device_name, st.draw_calls,
+           o->frames, warm, boarding, (double)warm_ns * 1e-9, o->board_all ? "true" : "false",
+           rill_jobs_worker_count(o->jobs), st.device_name, st.draw_calls,
            st.instances_visible, cpu_sum / n, cpu_min, cpu_max);
     for (int k = 0; k < PHASES; k++) {
         printf("%s\"%s\":%.3f", k ? "," : "", phase_names[k], phase_sum[k] / n);
@@ -306,7 +328,8 @@ static void usage(FILE *f) {
                "                      [--device NAME] [--zoom Z] [--moving PCT] [--workers N]\n"
                "                      [--meshes K] [--materials M] [--wall 0|1] [--shift 0|1]\n"
                "                      [--cases static,few,moving,shift]\n"
-               "                      [--paths cpu,gpu,gpu_no_occlusion] [--marks 0|1] [--help]\n");
+               "                      [--paths cpu,gpu,gpu_no_occlusion] [--marks 0|1]\n"
+               "                      [--warmup 0|1] [--help]\n");
 }
 
 /* The cases --cases names: percent moving a frame, and whether positions shift. */
@@ -395,6 +418,8 @@ static bool parse_args(int argc, char **argv, options *o, const char **counts, l
             o->shift = strtoul(v, NULL, 10) != 0;
         } else if (strcmp(k, "--marks") == 0) {
             o->marks = strtoul(v, NULL, 10) != 0;
+        } else if (strcmp(k, "--warmup") == 0) {
+            o->board_all = strtoul(v, NULL, 10) != 0;
         } else if (strcmp(k, "--cases") == 0) {
             *case_list = v;
         } else if (strcmp(k, "--paths") == 0) {

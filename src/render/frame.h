@@ -173,6 +173,9 @@ void rill__gpu_cull_set_readback(rill_renderer *r, bool on);
 /* Tests: GPU culling's boarding (gpu_cull.c GC_BOARD_*): new ids a frame takes whatever the
  * clock says, and the budget in ms for more (0: exactly min a frame). */
 void rill__gpu_cull_set_boarding(rill_renderer *r, uint32_t min, double ms);
+/* Benches: with `all` on, every frame takes every new id (no budget), so a bench boards a large
+ * table in one untimed frame; off: the budget above again. */
+void rill__gpu_cull_board_all(rill_renderer *r, bool all);
 uint32_t rill__gpu_cull_flags(const rill_renderer *r, uint64_t id);
 /* The same for view slot `view` (each view culls into flags of its own; flags: view 0's). */
 uint32_t rill__gpu_cull_view_flags(const rill_renderer *r, uint32_t view, uint64_t id);

@@ -191,6 +191,7 @@ struct rill__gpu_cull {
     double board_ms;
     uint64_t board_t0;
     bool board_full;
+    bool board_all; /* every new id, no budget (rill__gpu_cull_board_all) */
     /* What the last scan saw (rill_render_snapshot.instance_changed is trusted when the same):
      * the renderer's frame counter, assets destroyed, and whether ghosts drew as normal. */
     uint64_t scanned_frame;
@@ -316,6 +317,13 @@ void rill__gpu_cull_set_boarding(rill_renderer *r, uint32_t min, double ms) {
     if (g) {
         g->board_min = min;
         g->board_ms = ms;
+    }
+}
+
+void rill__gpu_cull_board_all(rill_renderer *r, bool all) {
+    rill__gpu_cull *g = gc_get(r);
+    if (g) {
+        g->board_all = all;
     }
 }
 
@@ -685,7 +693,7 @@ static bool board_take(rill__gpu_cull *g) {
     if (!g->board_t0) {
         g->board_t0 = rill_time_ns();
     }
-    if (g->spawned < g->board_min) {
+    if (g->board_all || g->spawned < g->board_min) {
         return true;
     }
     if (!g->board_full && (g->spawned - g->board_min) % GC_BOARD_STEP == 0) {

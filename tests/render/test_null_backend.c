@@ -6,6 +6,8 @@
  *   - its command checks: a draw outside rendering or without a pipeline, a push beyond the
  *     pipeline's push constants, a transient set missing a binding, a scope left open at frame
  *     end each count as a validation message, and a correct command stream counts none;
+ *   - RILL_NULL_STORAGE_RANGE raises the storage range it reports (within Vulkan's limits); a
+ *     value that is not a byte count in range keeps Vulkan's minimum;
  *   - through the public API: a renderer on it draws a lit scene (culling counts, draw calls, no
  *     validation message), reads back zeros, refuses a window and a bad RILL_RENDER_BACKEND.
  * Reads the renderer's GPU interface (gpu.h). */
@@ -254,12 +256,43 @@ static void test_renderer_on_null(void **state) {
     unsetenv("RILL_RENDER_BACKEND");
 }
 
+/* The storage range a null device reports with RILL_NULL_STORAGE_RANGE set to `value` (NULL:
+ * unset). */
+static uint64_t storage_range_with(const char *value) {
+    if (value) {
+        setenv("RILL_NULL_STORAGE_RANGE", value, 1);
+    } else {
+        unsetenv("RILL_NULL_STORAGE_RANGE");
+    }
+    rill__gpu *gpu = null_gpu(1u << 20);
+    uint64_t range = rill__gpu_get_caps(gpu)->max_storage_range;
+    rill__gpu_destroy(gpu);
+    unsetenv("RILL_NULL_STORAGE_RANGE");
+    return range;
+}
+
+static void test_storage_range_option(void **state) {
+    (void)state;
+    const uint64_t vk_min = 1u << 27;
+    assert_int_equal(storage_range_with(NULL), vk_min);
+    assert_int_equal(storage_range_with("4294967295"), 4294967295ull);
+    assert_int_equal(storage_range_with("1073741824"), 1073741824ull);
+    /* Refused (a warning, the minimum): not a number, trailing text, a sign, below the minimum,
+     * past 32 bits, empty. */
+    const char *bad[] = {"lots", "1073741824x", "-1", "+1073741824", "1000", "4294967296",
+                         "99999999999999999999999", ""};
+    for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+        assert_int_equal(storage_range_with(bad[k]), vk_min);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uploads_under_the_budget),
         cmocka_unit_test(test_copies_and_deferred_destruction),
         cmocka_unit_test(test_command_checks),
         cmocka_unit_test(test_renderer_on_null),
+        cmocka_unit_test(test_storage_range_option),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,8 +3,10 @@
  * alive, material samplers, memory statistics and the validation count. */
 #include "null_internal.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define LOGM "render"
@@ -25,6 +27,35 @@ void rill__null_complain(rill__gpu *gpu, const char *fmt, ...) {
     }
 }
 
+/* Vulkan's guaranteed minimum of maxStorageBufferRange (the null device's default), and the most
+ * a device may report (the limit is a 32-bit field). */
+#define NULL_STORAGE_RANGE_MIN (1u << 27)
+#define NULL_STORAGE_RANGE_MAX UINT32_MAX
+
+/* The storage range the null device reports: RILL_NULL_STORAGE_RANGE (bytes, in [2^27, 2^32 - 1])
+ * when set and valid, so that paths a real device takes only past Vulkan's minimum (GPU culling
+ * of a million instances) can be planned and recorded here; else the minimum, with a warning
+ * naming a value it refuses. */
+static uint64_t storage_range(void) {
+    const char *env = getenv("RILL_NULL_STORAGE_RANGE");
+    if (!env || !*env) {
+        return NULL_STORAGE_RANGE_MIN;
+    }
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(env, &end, 10);
+    bool ok = errno == 0 && end != env && *end == '\0' && env[0] >= '0' && env[0] <= '9' &&
+              v >= NULL_STORAGE_RANGE_MIN && v <= NULL_STORAGE_RANGE_MAX;
+    if (!ok) {
+        RILL_LOG_WARN(LOGM,
+                      "null backend: RILL_NULL_STORAGE_RANGE '%.32s' is not a byte count in "
+                      "[%u, %u]; using %u",
+                      env, NULL_STORAGE_RANGE_MIN, NULL_STORAGE_RANGE_MAX, NULL_STORAGE_RANGE_MIN);
+        return NULL_STORAGE_RANGE_MIN;
+    }
+    return v;
+}
+
 static void fill_caps(rill__gpu_caps *caps) {
     snprintf(caps->device_name, sizeof(caps->device_name), "null (no GPU)");
     caps->device_type = 0;
@@ -33,7 +64,7 @@ static void fill_caps(rill__gpu_caps *caps) {
     caps->anisotropy = true;
     caps->multi_draw_indirect = true;
     caps->draw_indirect_count = true;
-    caps->max_storage_range = 1u << 27; /* Vulkan's guaranteed minimum */
+    caps->max_storage_range = storage_range();
     caps->timestamps = false;
     caps->validation = true; /* the command stream is always checked */
     caps->timestamp_period_ns = 1.0f;
