@@ -283,8 +283,8 @@ static int measure(rill_renderer *r, scene *s, const options *o, bool gpu, bool 
            o->wall ? "true" : "false", o->shift ? "true" : "false", s->count,
            o->meshes ? o->meshes : 2u, o->materials, (double)o->zoom, (double)o->moving, o->w, o->h,
            o->frames, warm, boarding, (double)warm_ns * 1e-9, o->board_all ? "true" : "false",
-           rill_jobs_worker_count(o->jobs), st.device_name, st.draw_calls,
-           st.instances_visible, cpu_sum / n, cpu_min, cpu_max);
+           rill_jobs_worker_count(o->jobs), st.device_name, st.draw_calls, st.instances_visible,
+           cpu_sum / n, cpu_min, cpu_max);
     for (int k = 0; k < PHASES; k++) {
         printf("%s\"%s\":%.3f", k ? "," : "", phase_names[k], phase_sum[k] / n);
     }

@@ -279,8 +279,9 @@ static void test_storage_range_option(void **state) {
     assert_int_equal(storage_range_with("1073741824"), 1073741824ull);
     /* Refused (a warning, the minimum): not a number, trailing text, a sign, below the minimum,
      * past 32 bits, empty. */
-    const char *bad[] = {"lots", "1073741824x", "-1", "+1073741824", "1000", "4294967296",
-                         "99999999999999999999999", ""};
+    const char *bad[] = {
+        "lots", "1073741824x", "-1", "+1073741824", "1000", "4294967296", "99999999999999999999999",
+        ""};
     for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
         assert_int_equal(storage_range_with(bad[k]), vk_min);
     }
