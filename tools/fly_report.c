@@ -45,6 +45,14 @@ static void jw_u64s(jw *w, const char *k, const uint64_t *v, uint32_t n) {
     }
     fputc(']', w->f);
 }
+static void jw_f32s(jw *w, const char *k, const float *v, uint32_t n) {
+    jw_key(w, k);
+    fputc('[', w->f);
+    for (uint32_t i = 0; i < n; i++) {
+        fprintf(w->f, "%s%.1f", i ? "," : "", isfinite(v[i]) ? (double)v[i] : 0.0);
+    }
+    fputc(']', w->f);
+}
 static void jw_u32s(jw *w, const char *k, const uint32_t *v, uint32_t n) {
     jw_key(w, k);
     fputc('[', w->f);
@@ -117,6 +125,7 @@ static void write_frame_keys(jw *w, const fly_row *row, const fly_frame *fr, dou
     jw_begin(w);
     jw_u64(w, "frame", frame);
     jw_f64(w, "t", t);
+    jw_f32s(w, "camera", fr->cam, 3); /* the primary camera's position (m) */
     jw_f64(w, "main_ms", fr->main_ms);
     jw_f64(w, "main_cpu_ms", fr->main_cpu_ms);
     jw_f64(w, "extract_cpu_ms", fr->extract_cpu_ms);

@@ -3,14 +3,50 @@
 frames over 16.7 ms, the boot frame's parts, mean / p99 / max of the main-thread, extract, render,
 GPU, streaming and batch-build times over frames 1.., draws and triangles, the mean GPU time of each
 pass, and the five longest frames with what the batcher did in them and the main thread's page
-faults and context switches (why wall time exceeded CPU time).
-Usage: bench/fly/flysum.py DIR [DIR ...]"""
+faults and context switches (why wall time exceeded CPU time). Then the same per segment of the
+path: --split F1,F2,... cuts it at those frames; else, where frames.jsonl has `camera`, a path that
+climbs 100 m or more to its highest point is cut at the climb's start and top (`low`, `climb`, `top`:
+the 100 km² world's crossing, climb and 500 m overview).
+Usage: bench/fly/flysum.py [--split F1,F2,...] DIR [DIR ...]"""
 import json
 import statistics as st
 import sys
 def pct(v,p):
     v=sorted(v); return v[min(len(v)-1,int(p*len(v)))]
-for n in sys.argv[1:]:
+def climb_cuts(fr):
+    """[start, top] of the climb to the path's highest point, or [] (no camera, no climb)."""
+    if "camera" not in fr[-1]:
+        return []
+    y=[f["camera"][1] for f in fr]
+    top=next(i for i,v in enumerate(y) if v>=max(y)-1.0)
+    start=top
+    while start>0 and y[start-1]<=y[start]:
+        start-=1
+    return [start,top] if start>0 and y[top]-y[start]>=100.0 else []
+def segments(n,fr,cuts):
+    bounds=[1]+[c for c in cuts if 1<c<len(fr)]+[len(fr)]
+    names=["low","climb","top"] if len(bounds)==4 else ["part%d"%i for i in range(len(bounds)-1)]
+    for name,a,b in zip(names,bounds,bounds[1:]):
+        r=fr[a:b]
+        if not r:
+            continue
+        def s(k):
+            v=[f[k] for f in r]; return "%.2f/%.2f/%.2f"%(st.mean(v),pct(v,0.99),max(v))
+        alt=("altitude %.0f..%.0f m "%(min(f["camera"][1] for f in r),max(f["camera"][1] for f in r))) if "camera" in r[0] else ""
+        print("  segment %-6s frames %d..%d %sover16.7 %d main %s cpu %s extract_cpu %s stream_cpu %s gpu %s"%(name,a,b-1,alt,sum(1 for f in r if f["main_ms"]>16.7),s("main_ms"),s("main_cpu_ms"),s("extract_cpu_ms"),s("stream_cpu_ms"),s("gpu_ms")))
+        sysk=sorted({k for f in r for k in f["systems_cpu"]})
+        top=sorted(((st.mean(f["systems_cpu"].get(k,0) for f in r),k) for k in sysk),reverse=True)[:4]
+        print("    systems_cpu mean", ", ".join("%s %.2f"%(k,v) for v,k in top), "| hlod_drawn mean %.0f extracted %.0f entities %.0f"%(st.mean(f["hlod_drawn"] for f in r),st.mean(f["extracted"] for f in r),st.mean(f["entities"] for f in r)))
+        for f in sorted(r,key=lambda f:-f["main_cpu_ms"])[:3]:
+            at=(" at (%.0f, %.0f, %.0f)"%tuple(f["camera"])) if "camera" in f else ""
+            big=sorted(f["systems_cpu"].items(),key=lambda kv:-kv[1])[:3]
+            print("    most cpu frame %d%s main %.2f cpu %.2f extract_cpu %.2f"%(f["frame"],at,f["main_ms"],f["main_cpu_ms"],f["extract_cpu_ms"]),", ".join("%s %.2f"%kv for kv in big))
+args=sys.argv[1:]
+split=None
+if len(args)>1 and args[0]=="--split":
+    split=[int(x) for x in args[1].split(",") if x]
+    args=args[2:]
+for n in args:
     fr=[json.loads(l) for l in open(n+"/frames.jsonl")]
     r=fr[1:]
     def s(k): 
@@ -26,3 +62,6 @@ for n in sys.argv[1:]:
     worst=sorted(fr,key=lambda f:-f["main_ms"])[:5]
     for f in worst:
         print("   worst frame %d main %.2f cpu %.2f app %.2f extract %.2f ext_cpu %.2f rcpu %.2f wait %.2f build %.2f built %d taken %d faults %d waits %d preempts %d"%(f["frame"],f["main_ms"],f["main_cpu_ms"],f["app_ms"],f["extract_ms"],f["extract_cpu_ms"],f["render_cpu_ms"],f["render_wait_ms"],f["batch_build_ms"],f["batch_cells_built"],f.get("batch_taken_new",0),f.get("main_faults",0),f.get("main_waits",0),f.get("main_preempts",0)))
+    cuts=split if split is not None else climb_cuts(fr)
+    if cuts:
+        segments(n,fr,cuts)
