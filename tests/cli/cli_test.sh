@@ -244,12 +244,15 @@ fly)
     run 0 fly demo.rpak --out fly --path path.json --frames 40 --no-render
     expect_out "fly: 40 frames"
     [ "$(wc -l <fly/frames.jsonl)" -eq 40 ] || fail "frames.jsonl should have 40 lines"
-    for k in frame t main_ms stream_ms gpu_ms entities instances_loaded instances_loading \
+    for k in frame t camera main_ms stream_ms gpu_ms entities instances_loaded instances_loading \
         instances_unloaded triangles triangles_full draws lod texture_bytes terrain_chunks \
         terrain_chunks_resident chunk_rebuilds colliders terrain_cpu_bytes terrain_gpu_bytes \
         physics_ms gi_ms gi_voxelize_ms; do
         head -n 1 fly/frames.jsonl | grep -q "\"$k\":" || fail "frames.jsonl lacks $k"
     done
+    # Each frame says where the camera was: the path's start, then 39 steps of 1/60 s along it.
+    head -n 1 fly/frames.jsonl | grep -q '"camera":\[0.0,30.0,0.0\]' || fail "frame 0 not at the start"
+    tail -n 1 fly/frames.jsonl | grep -q '"camera":\[0.0,30.0,-97.5\]' || fail "frame 39 not at z -97.5"
     # Terrain memory per frame: heights and colliders on the CPU, chunk meshes on the GPU (also
     # with --no-render, whose headless renderer uploads them).
     grep -q '"terrain_cpu_bytes":[1-9]' fly/frames.jsonl || fail "terrain_cpu_bytes never counted"
