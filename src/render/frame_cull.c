@@ -665,6 +665,24 @@ typedef struct slice_cursor {
     handle_cache mesh_cache, mat_cache;
 } slice_cursor;
 
+/* The first position from i on (below end) that the GPU path did not take (gpu_cull.c: taken
+ * positions are non-zero), eight at a time through runs of taken ones: with GPU culling on, a
+ * world is mostly such runs, and this walk is all the CPU path spends on them. */
+static uint32_t skip_taken(const uint8_t *taken, uint32_t i, uint32_t end) {
+    while (i + 8u <= end) {
+        uint64_t w;
+        memcpy(&w, taken + i, sizeof(w));
+        if ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull) {
+            break; /* a zero byte among the eight */
+        }
+        i += 8u;
+    }
+    while (i < end && taken[i]) {
+        i++;
+    }
+    return i;
+}
+
 /* Fills ch with the cursor's next entries (at most a chunk): handles resolved (hidden, not
  * uploaded, stale and badly ranged instances skipped), motion records taken (once per
  * instance), matrices and mesh-space spheres gathered. Returns the entry count. */
@@ -677,7 +695,7 @@ static uint32_t chunk_fill(const cull_job *jb, slice_cursor *c, cull_chunk *ch, 
         uint32_t i = c->i;
         const rill_render_instance *in = &snap->instances[i];
         if (jb->p->gpu_taken && jb->p->gpu_taken[i]) {
-            c->i++; /* culled and drawn by the GPU path (gpu_cull.c) */
+            c->i = skip_taken(jb->p->gpu_taken, i, c->end); /* culled and drawn by the GPU path */
             continue;
         }
         int32_t mi = -1, ti = -1;
@@ -737,6 +755,9 @@ static void cull_slice_run(void *arg, uint32_t begin, uint32_t end, uint32_t ind
     bool shadows = jb->p->shadows;
     while (c.i < c.end) {
         uint32_t m = chunk_fill(jb, &c, &ch, out, begin);
+        if (m == 0) {
+            break; /* the slice's end (its rest taken by the GPU path, hidden or not ready) */
+        }
         if (m < CULL_CHUNK) {
             chunk_clear_tail(&ch, m);
         }
@@ -864,7 +885,12 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
     rill_jobs_for(r->desc.jobs, ninst, CULL_SLICE, cull_slice_run, &jb);
     history_apply(r, &jb, nslices);
     if (!jb.motion && vs->index == 0) {
-        motion_keep(r, &jb, nslices, ninst);
+        /* Only a frame of several views has views after this one (frame_views.c: composed). */
+        if (r->frame.composed) {
+            motion_keep(r, &jb, nslices, ninst);
+        } else {
+            r->motion_instances = NULL;
+        }
     }
     uint32_t n_plain = 0, n_solid = 0, n_edges = 0, n_glass = 0;
     for (uint32_t t = 0; t < nslices; t++) {

@@ -505,6 +505,35 @@ static void claim_first(_Atomic uint64_t *c, uint64_t mine) {
     }
 }
 
+/* The positions from i on (below end) passed unread: marked unchanged (instance_changed) and
+ * matched last frame by their guess with fixed bounds (ST_SAME | ST_STABLE). Each one's slot is
+ * marked seen, nothing else is touched. A word of eight marks all zero beside a word of eight
+ * states all quiet goes at once: a static world is long runs of them. Returns the first position
+ * that is not passed (or end). */
+static uint32_t quiet_run(const uint8_t *restrict changed, const uint8_t *restrict state,
+                          const uint32_t *restrict pos_slot, uint32_t *restrict seen,
+                          uint32_t frame, uint32_t i, uint32_t end) {
+    const uint8_t quiet = ST_SAME | ST_STABLE;
+    const uint64_t quiet8 = 0x0101010101010101ull * quiet;
+    while (i + 8u <= end) {
+        uint64_t c, st;
+        memcpy(&c, changed + i, sizeof(c));
+        memcpy(&st, state + i, sizeof(st));
+        if (c || st != quiet8) {
+            break;
+        }
+        for (uint32_t k = 0; k < 8u; k++) {
+            seen[pos_slot[i + k]] = frame;
+        }
+        i += 8u;
+    }
+    while (i < end && !changed[i] && state[i] == quiet) {
+        seen[pos_slot[i]] = frame;
+        i++;
+    }
+    return i;
+}
+
 /* Positions [begin, end) (a rill_job_range_fn): each instance whose position's slot of last frame
  * still holds its id, mesh and material is settled here (seen; moved when its hash changed). When
  * the guess misses, the id map is read here too: a slot found there is claimed for the position
@@ -531,9 +560,11 @@ static void scan_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index) 
     int64_t shift = 0; /* last frame's position minus this one, of the last instance found */
     for (uint32_t i = begin; i < end; i++) {
         if (i < quiet_end && !changed[i] && state[i] == (ST_SAME | ST_STABLE)) {
-            seen[pos_slot[i]] = frame; /* as it was: its slot, hash and state */
-            out.seen++;
-            out.quiet++;
+            /* As they were: their slots, hashes and states. */
+            uint32_t q = quiet_run(changed, state, pos_slot, seen, frame, i, quiet_end);
+            out.seen += q - i;
+            out.quiet += q - i;
+            i = q - 1u;
             continue;
         }
         const rill_render_instance *in = &j->snap->instances[i];
