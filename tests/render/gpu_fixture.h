@@ -29,28 +29,22 @@ typedef struct fixture {
 } fixture;
 
 static inline int setup(void **state) {
-    fixture *f = rill_calloc(1, sizeof(*f));
-    rill_error err = {0};
     /* everything on (High); the shadow size given */
-    f->r = render_test_renderer((rill_renderer_desc){
-        .width = W, .height = H, .shadow_map_size = 512, .quality = RILL_RENDER_QUALITY_HIGH});
-    if (!f->r) {
-        rill_free(f);
+    rill_renderer_desc d = {
+        .width = W, .height = H, .shadow_map_size = 512, .quality = RILL_RENDER_QUALITY_HIGH};
+    fixture *f = render_test_fixture(state, sizeof(*f), d);
+    if (!f) {
         return -1; /* cmocka reports a failed setup as a failure */
     }
-    f->cube = rill_render_mesh_cube(f->r, &err);
-    f->sphere = rill_render_mesh_sphere(f->r, 48, &err);
-    f->plane = rill_render_mesh_plane(f->r, &err);
-    assert_true(f->cube.id && f->sphere.id && f->plane.id);
-    *state = f;
+    f->cube = render_test_cube(f->r);
+    f->sphere = render_test_sphere(f->r, 48);
+    f->plane = render_test_plane(f->r);
     return 0;
 }
 
+/* Everything the renderer allocated is back. */
 static inline int teardown(void **state) {
-    fixture *f = *state;
-    render_test_destroy_clean(f->r, true); /* everything the renderer allocated is back */
-    rill_free(f);
-    return 0;
+    return render_test_teardown_all_freed(state);
 }
 
 static inline void trs(float out[16], float x, float y, float z, float sx, float sy, float sz,

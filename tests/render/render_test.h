@@ -1,6 +1,7 @@
 /* render_test.h: what the GPU tests share: a renderer under validation, its teardown that hands
- * back the validation message count (or checks it is clean), materials, placed instances, look-at
- * cameras, a marker effect for composition-registry tests, and a capture of what is logged.
+ * back the validation message count (or checks it is clean), a cmocka fixture holding it (setup
+ * and teardown), the built-in meshes, materials, placed instances, look-at cameras, a marker
+ * effect for composition-registry tests, and a capture of what is logged.
  * Header-only (static functions); include after cmocka.h. */
 #ifndef RILL_TEST_RENDER_TEST_H
 #define RILL_TEST_RENDER_TEST_H
@@ -41,6 +42,62 @@ static inline void render_test_destroy_clean(rill_renderer *r, bool all_freed) {
     if (all_freed) {
         assert_int_equal(rill_mem_live_bytes(RILL_MEM_RENDER), 0);
     }
+}
+
+/* A cmocka setup's fixture, put in *state: `size` zeroed bytes whose first member is the renderer
+ * (`rill_renderer *r`), made for d. NULL (nothing left allocated: the setup fails) when there is
+ * no renderer. */
+static inline void *render_test_fixture(void **state, size_t size, rill_renderer_desc d) {
+    rill_renderer **r = rill_calloc(1, size);
+    *r = render_test_renderer(d);
+    if (!*r) {
+        rill_free(r);
+        return NULL;
+    }
+    *state = r;
+    return r;
+}
+
+/* The teardown of a render_test_fixture holding nothing else to free: its renderer destroyed
+ * (render_test_destroy_clean, all_freed as said) and the fixture freed. */
+static inline int render_test_fixture_free(void **state, bool all_freed) {
+    rill_renderer **r = *state;
+    render_test_destroy_clean(*r, all_freed);
+    rill_free(r);
+    return 0;
+}
+
+/* A cmocka teardown: render_test_fixture_free without the allocation check. */
+static inline int render_test_teardown(void **state) {
+    return render_test_fixture_free(state, false);
+}
+
+/* A cmocka teardown: render_test_fixture_free, every byte the renderer allocated back. */
+static inline int render_test_teardown_all_freed(void **state) {
+    return render_test_fixture_free(state, true);
+}
+
+/* The built-in meshes (a unit cube, a sphere of `segments`, a unit plane), failing the test when
+ * one is refused. */
+static inline rill_mesh render_test_cube(rill_renderer *r) {
+    rill_error err = {0};
+    rill_mesh m = rill_render_mesh_cube(r, &err);
+    assert_true(m.id != 0);
+    return m;
+}
+
+static inline rill_mesh render_test_sphere(rill_renderer *r, uint32_t segments) {
+    rill_error err = {0};
+    rill_mesh m = rill_render_mesh_sphere(r, segments, &err);
+    assert_true(m.id != 0);
+    return m;
+}
+
+static inline rill_mesh render_test_plane(rill_renderer *r) {
+    rill_error err = {0};
+    rill_mesh m = rill_render_mesh_plane(r, &err);
+    assert_true(m.id != 0);
+    return m;
 }
 
 /* A material from d, failing the test when it is refused. */

@@ -33,18 +33,14 @@ typedef struct fixture {
 } fixture;
 
 static int setup(void **state) {
-    fixture *f = rill_calloc(1, sizeof(*f));
-    rill_error err = {0};
-    f->r = render_test_renderer(
-        (rill_renderer_desc){.width = W, .height = H, .quality = RILL_RENDER_QUALITY_LOW});
-    if (!f->r) {
-        rill_free(f);
+    rill_renderer_desc d = {.width = W, .height = H, .quality = RILL_RENDER_QUALITY_LOW};
+    fixture *f = render_test_fixture(state, sizeof(*f), d);
+    if (!f) {
         return -1;
     }
-    f->plane = rill_render_mesh_plane(f->r, &err);
-    f->cube = rill_render_mesh_cube(f->r, &err);
-    f->sphere = rill_render_mesh_sphere(f->r, 16, &err);
-    assert_true(f->plane.id && f->cube.id && f->sphere.id);
+    f->plane = render_test_plane(f->r);
+    f->cube = render_test_cube(f->r);
+    f->sphere = render_test_sphere(f->r, 16);
     f->ground = render_test_material(f->r, (rill_material_desc){.base_color = {0.5f, 0.5f, 0.5f, 1},
                                                                 .roughness = 0.7f,
                                                                 .roughness_set = true});
@@ -56,17 +52,6 @@ static int setup(void **state) {
                                                                .roughness = 0.3f,
                                                                .roughness_set = true,
                                                                .alpha_mode = RILL_ALPHA_BLEND});
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fixture *f = *state;
-    rill_render_stats st;
-    rill_renderer_stats(f->r, &st);
-    assert_int_equal(st.validation_messages, 0);
-    render_test_destroy_clean(f->r, true);
-    rill_free(f);
     return 0;
 }
 
@@ -238,9 +223,10 @@ static void test_wireframe_after_transparent_before_overlay(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_hidden_skipped_in_transparent_pass, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_hidden_skipped_in_transparent_pass, setup,
+                                        render_test_teardown_all_freed),
         cmocka_unit_test_setup_teardown(test_wireframe_after_transparent_before_overlay, setup,
-                                        teardown),
+                                        render_test_teardown_all_freed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

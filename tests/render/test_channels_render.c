@@ -105,30 +105,19 @@ static void make_cubes(fixture *f) {
 }
 
 static int setup(void **state) {
-    fixture *f = rill_calloc(1, sizeof(*f));
-    rill_error err = {0};
-    f->r = render_test_renderer((rill_renderer_desc){
-        .width = W, .height = H, .shadow_map_size = 512, .quality = RILL_RENDER_QUALITY_MEDIUM});
-    if (!f->r) {
-        rill_free(f);
+    rill_renderer_desc d = {
+        .width = W, .height = H, .shadow_map_size = 512, .quality = RILL_RENDER_QUALITY_MEDIUM};
+    fixture *f = render_test_fixture(state, sizeof(*f), d);
+    if (!f) {
         return -1;
     }
-    f->plane = rill_render_mesh_plane(f->r, &err);
-    f->sphere = rill_render_mesh_sphere(f->r, 16, &err);
-    assert_true(f->plane.id && f->sphere.id);
+    f->plane = render_test_plane(f->r);
+    f->sphere = render_test_sphere(f->r, 16);
     make_cubes(f);
     f->grey = material(f->r, 0.6f, 0.6f, 0.6f);
     f->dark = material(f->r, 0.12f, 0.12f, 0.14f);
     f->orange = material(f->r, 0.9f, 0.5f, 0.2f);
     f->blue = material(f->r, 0.2f, 0.35f, 0.9f);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fixture *f = *state;
-    render_test_destroy_clean(f->r, true);
-    rill_free(f);
     return 0;
 }
 
@@ -482,11 +471,15 @@ static void test_hidden_and_wireframe_cast_no_shadow(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_wireframe_edges_and_fallback, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_wireframe_fade, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_ghost_passthrough, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_ghost_glass_passthrough, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_hidden_and_wireframe_cast_no_shadow, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_wireframe_edges_and_fallback, setup,
+                                        render_test_teardown_all_freed),
+        cmocka_unit_test_setup_teardown(test_wireframe_fade, setup, render_test_teardown_all_freed),
+        cmocka_unit_test_setup_teardown(test_ghost_passthrough, setup,
+                                        render_test_teardown_all_freed),
+        cmocka_unit_test_setup_teardown(test_ghost_glass_passthrough, setup,
+                                        render_test_teardown_all_freed),
+        cmocka_unit_test_setup_teardown(test_hidden_and_wireframe_cast_no_shadow, setup,
+                                        render_test_teardown_all_freed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -90,16 +90,14 @@ static void write_cubes(const char *dir) {
 }
 
 static int setup(void **state) {
-    fixture *f = rill_calloc(1, sizeof(*f));
-    f->r = render_test_renderer((rill_renderer_desc){
-        .width = W, .height = H, .shadow_map_size = 256, .quality = RILL_RENDER_QUALITY_LOW});
-    if (!f->r) {
-        rill_free(f);
+    rill_renderer_desc d = {
+        .width = W, .height = H, .shadow_map_size = 256, .quality = RILL_RENDER_QUALITY_LOW};
+    fixture *f = render_test_fixture(state, sizeof(*f), d);
+    if (!f) {
         return -1;
     }
     rill_error err = {0};
-    f->sphere = rill_render_mesh_sphere(f->r, 24, &err);
-    assert_true(f->sphere.id != 0);
+    f->sphere = render_test_sphere(f->r, 24);
     f->metal =
         render_test_material(f->r, (rill_material_desc){.base_color = {0.95f, 0.95f, 0.95f, 1},
                                                         .metallic = 1.0f,
@@ -116,7 +114,6 @@ static int setup(void **state) {
     assert_int_equal(rill_vfs_mount_dir(f->vfs, f->dir, &err), RILL_OK);
     rill_renderer_set_vfs(f->r, f->vfs);
     rill_log_set_sink(sink, NULL);
-    *state = f;
     return 0;
 }
 

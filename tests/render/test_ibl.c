@@ -29,25 +29,14 @@ typedef struct fixture {
 } fixture;
 
 static int setup(void **state) {
-    fixture *f = rill_calloc(1, sizeof(*f));
-    f->r = render_test_renderer((rill_renderer_desc){
-        .width = W, .height = H, .shadow_map_size = 256, .quality = RILL_RENDER_QUALITY_LOW});
-    if (!f->r) {
-        rill_free(f);
+    rill_renderer_desc d = {
+        .width = W, .height = H, .shadow_map_size = 256, .quality = RILL_RENDER_QUALITY_LOW};
+    fixture *f = render_test_fixture(state, sizeof(*f), d);
+    if (!f) {
         return -1;
     }
-    rill_error err = {0};
-    f->cube = rill_render_mesh_cube(f->r, &err);
-    f->sphere = rill_render_mesh_sphere(f->r, 32, &err);
-    assert_true(f->cube.id && f->sphere.id);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fixture *f = *state;
-    render_test_destroy_clean(f->r, false);
-    rill_free(f);
+    f->cube = render_test_cube(f->r);
+    f->sphere = render_test_sphere(f->r, 32);
     return 0;
 }
 
@@ -206,9 +195,9 @@ static void test_rebake_only_on_change(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_shaded_face_lit_by_sky, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_metal_follows_sky, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_rebake_only_on_change, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shaded_face_lit_by_sky, setup, render_test_teardown),
+        cmocka_unit_test_setup_teardown(test_metal_follows_sky, setup, render_test_teardown),
+        cmocka_unit_test_setup_teardown(test_rebake_only_on_change, setup, render_test_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

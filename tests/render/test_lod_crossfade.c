@@ -35,27 +35,16 @@ typedef struct fixture {
 } fixture;
 
 static int setup(void **state) {
-    fixture *f = rill_calloc(1, sizeof(*f));
     /* Low: no SSAO, bloom or auto exposure, so pixels stay apart. */
-    f->r = render_test_renderer((rill_renderer_desc){
-        .width = W, .height = H, .shadow_map_size = 512, .quality = RILL_RENDER_QUALITY_LOW});
-    if (!f->r) {
-        rill_free(f);
+    rill_renderer_desc d = {
+        .width = W, .height = H, .shadow_map_size = 512, .quality = RILL_RENDER_QUALITY_LOW};
+    fixture *f = render_test_fixture(state, sizeof(*f), d);
+    if (!f) {
         return -1;
     }
-    rill_error err = {0};
-    f->cube = rill_render_mesh_cube(f->r, &err);
-    f->sphere = rill_render_mesh_sphere(f->r, 32, &err);
-    f->plane = rill_render_mesh_plane(f->r, &err);
-    assert_true(f->cube.id && f->sphere.id && f->plane.id);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fixture *f = *state;
-    render_test_destroy_clean(f->r, false);
-    rill_free(f);
+    f->cube = render_test_cube(f->r);
+    f->sphere = render_test_sphere(f->r, 32);
+    f->plane = render_test_plane(f->r);
     return 0;
 }
 
@@ -213,8 +202,8 @@ static void test_crossfade_covers_once(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_crossfade_golden, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_crossfade_covers_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_crossfade_golden, setup, render_test_teardown),
+        cmocka_unit_test_setup_teardown(test_crossfade_covers_once, setup, render_test_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

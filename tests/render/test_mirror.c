@@ -57,18 +57,14 @@ static void make_textures(fixture *f) {
 }
 
 static int setup(void **state) {
-    fixture *f = rill_calloc(1, sizeof(*f));
-    f->r = render_test_renderer((rill_renderer_desc){
-        .width = W, .height = H, .shadow_map_size = 512, .quality = RILL_RENDER_QUALITY_HIGH});
-    if (!f->r) {
-        rill_free(f);
+    rill_renderer_desc d = {
+        .width = W, .height = H, .shadow_map_size = 512, .quality = RILL_RENDER_QUALITY_HIGH};
+    fixture *f = render_test_fixture(state, sizeof(*f), d);
+    if (!f) {
         return -1;
     }
-    rill_error err = {0};
-    f->cube = rill_render_mesh_cube(f->r, &err);
-    assert_true(f->cube.id != 0);
+    f->cube = render_test_cube(f->r);
     make_textures(f);
-    *state = f;
     return 0;
 }
 

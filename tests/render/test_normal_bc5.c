@@ -38,24 +38,13 @@ typedef struct fixture {
 } fixture;
 
 static int setup(void **state) {
-    fixture *f = rill_calloc(1, sizeof(*f));
-    f->r = render_test_renderer((rill_renderer_desc){
-        .width = W, .height = H, .shadow_map_size = 512, .quality = RILL_RENDER_QUALITY_LOW});
-    if (!f->r) {
-        rill_free(f);
+    rill_renderer_desc d = {
+        .width = W, .height = H, .shadow_map_size = 512, .quality = RILL_RENDER_QUALITY_LOW};
+    fixture *f = render_test_fixture(state, sizeof(*f), d);
+    if (!f) {
         return -1;
     }
-    rill_error err = {0};
-    f->cube = rill_render_mesh_cube(f->r, &err);
-    assert_true(f->cube.id != 0);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fixture *f = *state;
-    render_test_destroy_clean(f->r, false);
-    rill_free(f);
+    f->cube = render_test_cube(f->r);
     return 0;
 }
 
@@ -199,5 +188,5 @@ int main(void) {
         cmocka_unit_test(test_bc5_ridges_like_rgba8),
         cmocka_unit_test(test_bc5_flat_like_no_map),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, render_test_teardown);
 }

@@ -375,5 +375,5 @@ int main(void) {
         cmocka_unit_test(test_refraction_bends_edges),
     };
     int failed = cmocka_run_group_tests_name("ocean_solo", solo, NULL, NULL);
-    return failed + cmocka_run_group_tests_name("ocean_gpu", gpu, setup, teardown);
+    return failed + cmocka_run_group_tests_name("ocean_gpu", gpu, setup, render_test_teardown);
 }

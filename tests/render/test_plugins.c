@@ -42,15 +42,13 @@ typedef struct fixture {
 } fixture;
 
 static int setup(void **state) {
-    fixture *f = rill_calloc(1, sizeof(*f));
-    rill_error err = {0};
-    f->r = render_test_renderer(
-        (rill_renderer_desc){.width = W, .height = H, .quality = RILL_RENDER_QUALITY_LOW});
-    if (!f->r) {
-        rill_free(f);
+    rill_renderer_desc d = {.width = W, .height = H, .quality = RILL_RENDER_QUALITY_LOW};
+    fixture *f = render_test_fixture(state, sizeof(*f), d);
+    if (!f) {
         return -1;
     }
-    f->cube = rill_render_mesh_cube(f->r, &err);
+    rill_error err = {0};
+    f->cube = render_test_cube(f->r);
     rill_material_desc md;
     memset(&md, 0, sizeof(md));
     md.base_color[0] = 0.9f, md.base_color[1] = 0.2f, md.base_color[2] = 0.1f;
@@ -65,7 +63,6 @@ static int setup(void **state) {
     const char *base = getenv("RILL_TEST_TMP") ? getenv("RILL_TEST_TMP") : "/tmp";
     snprintf(f->tmp, sizeof(f->tmp), "%s/plugins_%ld_%ld", base, (long)getpid(), (long)rand());
     rill_dir_create_all(f->tmp, NULL);
-    *state = f;
     return 0;
 }
 

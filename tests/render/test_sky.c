@@ -45,25 +45,14 @@ typedef struct fixture {
 } fixture;
 
 static int setup(void **state) {
-    fixture *f = rill_calloc(1, sizeof(*f));
-    f->r = render_test_renderer((rill_renderer_desc){
-        .width = W, .height = H, .shadow_map_size = 256, .quality = RILL_RENDER_QUALITY_LOW});
-    if (!f->r) {
-        rill_free(f);
+    rill_renderer_desc d = {
+        .width = W, .height = H, .shadow_map_size = 256, .quality = RILL_RENDER_QUALITY_LOW};
+    fixture *f = render_test_fixture(state, sizeof(*f), d);
+    if (!f) {
         return -1;
     }
-    rill_error err = {0};
-    f->cube = rill_render_mesh_cube(f->r, &err);
-    assert_true(f->cube.id != 0);
+    f->cube = render_test_cube(f->r);
     f->white = render_test_material(f->r, (rill_material_desc){.base_color = {1, 1, 1, 1}});
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fixture *f = *state;
-    render_test_destroy_clean(f->r, false);
-    rill_free(f);
     return 0;
 }
 
@@ -765,18 +754,22 @@ static void test_tier_switches(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_noon_zenith_bluer_horizon_brighter, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_sunset_horizon_redder, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_shaded_face_lit_by_atmosphere, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_aerial_perspective_far_toward_sky, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_passes_by_mode, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_hostile_settings_clamp, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_skybox_image, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_night_stars, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_clouds, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_cloud_shadows, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_tier_switches, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_marched_sky_matches_table, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_noon_zenith_bluer_horizon_brighter, setup,
+                                        render_test_teardown),
+        cmocka_unit_test_setup_teardown(test_sunset_horizon_redder, setup, render_test_teardown),
+        cmocka_unit_test_setup_teardown(test_shaded_face_lit_by_atmosphere, setup,
+                                        render_test_teardown),
+        cmocka_unit_test_setup_teardown(test_aerial_perspective_far_toward_sky, setup,
+                                        render_test_teardown),
+        cmocka_unit_test_setup_teardown(test_passes_by_mode, setup, render_test_teardown),
+        cmocka_unit_test_setup_teardown(test_hostile_settings_clamp, setup, render_test_teardown),
+        cmocka_unit_test_setup_teardown(test_skybox_image, setup, render_test_teardown),
+        cmocka_unit_test_setup_teardown(test_night_stars, setup, render_test_teardown),
+        cmocka_unit_test_setup_teardown(test_clouds, setup, render_test_teardown),
+        cmocka_unit_test_setup_teardown(test_cloud_shadows, setup, render_test_teardown),
+        cmocka_unit_test_setup_teardown(test_tier_switches, setup, render_test_teardown),
+        cmocka_unit_test_setup_teardown(test_marched_sky_matches_table, setup,
+                                        render_test_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

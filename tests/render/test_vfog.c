@@ -43,27 +43,16 @@ typedef struct fixture {
 } fixture;
 
 static int setup(void **state) {
-    fixture *f = rill_calloc(1, sizeof(*f));
-    f->r = render_test_renderer((rill_renderer_desc){
-        .width = W, .height = H, .shadow_map_size = 256, .quality = RILL_RENDER_QUALITY_MEDIUM});
-    if (!f->r) {
-        rill_free(f);
+    rill_renderer_desc d = {
+        .width = W, .height = H, .shadow_map_size = 256, .quality = RILL_RENDER_QUALITY_MEDIUM};
+    fixture *f = render_test_fixture(state, sizeof(*f), d);
+    if (!f) {
         return -1;
     }
-    rill_error err = {0};
-    f->cube = rill_render_mesh_cube(f->r, &err);
-    assert_true(f->cube.id != 0);
+    f->cube = render_test_cube(f->r);
     f->black = render_test_material(
         f->r, (rill_material_desc){.base_color = {0, 0, 0, 1}, .roughness = 1.0f});
     f->white = render_test_material(f->r, (rill_material_desc){.base_color = {1, 1, 1, 1}});
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fixture *f = *state;
-    render_test_destroy_clean(f->r, false);
-    rill_free(f);
     return 0;
 }
 
@@ -608,5 +597,5 @@ int main(void) {
         cmocka_unit_test(test_components_extract),
     };
     int failed = cmocka_run_group_tests_name("vfog_cpu", cpu, NULL, NULL);
-    return failed + cmocka_run_group_tests_name("vfog_gpu", gpu, setup, teardown);
+    return failed + cmocka_run_group_tests_name("vfog_gpu", gpu, setup, render_test_teardown);
 }

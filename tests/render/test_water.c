@@ -312,5 +312,5 @@ int main(void) {
         cmocka_unit_test(test_pool_and_sea_share_one_copy),
     };
     int failed = cmocka_run_group_tests_name("water_cpu", cpu, NULL, NULL);
-    return failed + cmocka_run_group_tests_name("water_gpu", gpu, setup, teardown);
+    return failed + cmocka_run_group_tests_name("water_gpu", gpu, setup, render_test_teardown);
 }

@@ -42,31 +42,23 @@ typedef struct fixture {
     uint8_t px[W * H * 4];         /* the last frame read back */
 } fixture;
 
+/* The water tests' renderer settings: W x H, the quality q. */
+static inline rill_renderer_desc renderer_desc(rill_render_quality q) {
+    return (rill_renderer_desc){.width = W, .height = H, .shadow_map_size = 256, .quality = q};
+}
+
 static inline rill_renderer *make_renderer(rill_render_quality q) {
-    return render_test_renderer(
-        (rill_renderer_desc){.width = W, .height = H, .shadow_map_size = 256, .quality = q});
+    return render_test_renderer(renderer_desc(q));
 }
 
 /* A Low tier renderer with a unit cube and a white material. */
 static inline int setup(void **state) {
-    fixture *f = rill_calloc(1, sizeof(*f));
-    f->r = make_renderer(RILL_RENDER_QUALITY_LOW);
-    if (!f->r) {
-        rill_free(f);
+    fixture *f = render_test_fixture(state, sizeof(*f), renderer_desc(RILL_RENDER_QUALITY_LOW));
+    if (!f) {
         return -1;
     }
-    rill_error err = {0};
-    f->cube = rill_render_mesh_cube(f->r, &err);
-    assert_true(f->cube.id != 0);
+    f->cube = render_test_cube(f->r);
     f->white = render_test_material(f->r, (rill_material_desc){.base_color = {1, 1, 1, 1}});
-    *state = f;
-    return 0;
-}
-
-static inline int teardown(void **state) {
-    fixture *f = *state;
-    render_test_destroy_clean(f->r, false);
-    rill_free(f);
     return 0;
 }
 
