@@ -28,6 +28,8 @@
 #define W 64
 #define H 64
 
+#include "fidelity_view.h" /* after W and H */
+
 typedef struct fq_light {
     float sun;     /* illuminance of a sun shining straight at the square; 0 = none */
     float ambient; /* sky light */
@@ -37,29 +39,8 @@ typedef struct fq_light {
  * (W * H * 4). */
 static void render_posed(rill_renderer *r, const fq_opts *o, fq_light light, float yaw,
                          uint8_t *px) {
-    static char text[16384];
-    size_t n = fq_text(o, text, sizeof(text));
-    assert_true(n > 0);
-    rill_gltf_model *m = NULL;
-    rill_error err = {0};
-    rill_gltf_read_desc rd = {.name = "fidelity.gltf"};
-    if (rill_gltf_read_memory(text, n, &rd, &m, &err) != RILL_OK) {
-        fail_msg("%s", err.msg);
-    }
     rill_render_model rm;
-    assert_int_equal(rill_render_model_create(r, m, NULL, &rm, &err), RILL_OK);
-    assert_int_equal(rm.instance_count, 1);
-    rill_render_snapshot snap;
-    memset(&snap, 0, sizeof(snap));
-    mat4 inv;
-    render_test_look_at(inv, (float[3]){0, 0, 3.5f}, (float[3]){0, 0, 0});
-    memcpy(snap.view.world_from_view, inv, sizeof(mat4));
-    snap.view.fov_y = 0.8f;
-    snap.has_sun = light.sun > 0.0f;
-    snap.sun.direction[2] = -1.0f;
-    snap.sun.color[0] = snap.sun.color[1] = snap.sun.color[2] = 1.0f;
-    snap.sun.illuminance = light.sun;
-    snap.ambient[0] = snap.ambient[1] = snap.ambient[2] = light.ambient;
+    rill_gltf_model *m = fq_load(r, o, "fidelity.gltf", &rm);
     rill_render_instance in = rm.instances[0];
     if (yaw != 0.0f) {
         glm_mat4_identity((vec4 *)in.transform);
@@ -67,15 +48,7 @@ static void render_posed(rill_renderer *r, const fq_opts *o, fq_light light, flo
         in.transform[2] = -sinf(yaw);
         in.transform[8] = sinf(yaw);
     }
-    snap.instances = &in;
-    snap.instance_count = 1;
-    /* Two frames: the first may still be uploading the mesh and the image. */
-    for (int f = 0; f < 2; f++) {
-        assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK);
-    }
-    if (rill_renderer_read_pixels(r, px, (size_t)W * H * 4, &err) != RILL_OK) {
-        fail_msg("read_pixels: %s", err.msg);
-    }
+    fq_render(r, &in, 1, light.sun, light.ambient, px);
     rill_render_model_destroy(r, &rm);
     rill_gltf_model_free(m);
 }
@@ -84,33 +57,17 @@ static void render_file(rill_renderer *r, const fq_opts *o, fq_light light, uint
     render_posed(r, o, light, 0.0f, px);
 }
 
-/* The pixel where the square's point (x, y) shows (the square spans about 68 % of the view). */
-static const uint8_t *at(const uint8_t *px, float x, float y) {
-    float half = 3.5f * tanf(0.4f); /* world half-height seen at the square */
-    int col = (int)((0.5f + 0.5f * x / half) * W);
-    int row = (int)((0.5f - 0.5f * y / half) * H);
-    return &px[((size_t)row * W + (size_t)col) * 4];
-}
-
-static float luma(const uint8_t *p) {
-    return 0.2126f * p[0] + 0.7152f * p[1] + 0.0722f * p[2];
-}
-
 /* The mean luma of the square's left (side -1) or right (side 1) half, inset from the edges. */
 static float half_luma(const uint8_t *px, int side) {
     float sum = 0.0f;
     int n = 0;
     for (float y = -0.8f; y <= 0.8f; y += 0.1f) {
         for (float x = 0.15f; x <= 0.85f; x += 0.1f) {
-            sum += luma(at(px, x * (float)side, y));
+            sum += fq_luma(fq_at(px, x * (float)side, y));
             n++;
         }
     }
     return sum / (float)n;
-}
-
-static rill_renderer *renderer(void) {
-    return render_test_renderer((rill_renderer_desc){.width = W, .height = H});
 }
 
 static const char k_unlit_white[] = "{\"pbrMetallicRoughness\":{\"metallicFactor\":0},"
@@ -120,7 +77,7 @@ static const char k_unlit_white[] = "{\"pbrMetallicRoughness\":{\"metallicFactor
  * colour, and the encodings draw the same picture. */
 static void test_vertex_colors(void **state) {
     (void)state;
-    rill_renderer *r = renderer();
+    rill_renderer *r = fq_renderer();
     if (!r) {
         skip();
     }
@@ -131,8 +88,8 @@ static void test_vertex_colors(void **state) {
                     px[k]);
     }
     render_file(r, &(fq_opts){.material = k_unlit_white}, (fq_light){0, 1}, plain);
-    const uint8_t *bl = at(px[0], -0.85f, -0.85f), *br = at(px[0], 0.85f, -0.85f);
-    const uint8_t *tr = at(px[0], 0.85f, 0.85f), *tl = at(px[0], -0.85f, 0.85f);
+    const uint8_t *bl = fq_at(px[0], -0.85f, -0.85f), *br = fq_at(px[0], 0.85f, -0.85f);
+    const uint8_t *tr = fq_at(px[0], 0.85f, 0.85f), *tl = fq_at(px[0], -0.85f, 0.85f);
     print_message("corners: bl %u,%u,%u br %u,%u,%u tr %u,%u,%u tl %u,%u,%u\n", bl[0], bl[1], bl[2],
                   br[0], br[1], br[2], tr[0], tr[1], tr[2], tl[0], tl[1], tl[2]);
     assert_true(bl[0] > bl[1] + 60 && bl[0] > bl[2] + 60);  /* red */
@@ -140,7 +97,7 @@ static void test_vertex_colors(void **state) {
     assert_true(tr[2] > tr[0] + 60 && tr[2] > tr[1] + 60);  /* blue */
     assert_true(tl[0] > 150 && tl[1] > 150 && tl[2] > 150); /* white */
     /* Without COLOR_0 the square is white all over. */
-    const uint8_t *pb = at(plain, -0.85f, -0.85f);
+    const uint8_t *pb = fq_at(plain, -0.85f, -0.85f);
     assert_true(pb[0] > 150 && pb[1] > 150 && pb[2] > 150);
     for (int k = 1; k < 3; k++) {
         uint32_t off = 0;
@@ -158,7 +115,7 @@ static void test_vertex_colors(void **state) {
  * way round. The KHR_texture_transform texCoord override picks the set the same way. */
 static void test_texcoord1_occlusion(void **state) {
     (void)state;
-    rill_renderer *r = renderer();
+    rill_renderer *r = fq_renderer();
     if (!r) {
         skip();
     }
@@ -191,7 +148,7 @@ static void test_texcoord1_occlusion(void **state) {
  * the left half shows green and the right half red, the reverse of the untransformed texture. */
 static void test_texture_transform_offset(void **state) {
     (void)state;
-    rill_renderer *r = renderer();
+    rill_renderer *r = fq_renderer();
     if (!r) {
         skip();
     }
@@ -205,8 +162,8 @@ static void test_texture_transform_offset(void **state) {
     snprintf(mat, sizeof(mat), fmt,
              ",\"extensions\":{\"KHR_texture_transform\":{\"offset\":[0.5,0]}}");
     render_file(r, &o, (fq_light){0, 1}, moved);
-    const uint8_t *pl = at(plain, -0.5f, 0.0f), *pr = at(plain, 0.5f, 0.0f);
-    const uint8_t *ml = at(moved, -0.5f, 0.0f), *mr = at(moved, 0.5f, 0.0f);
+    const uint8_t *pl = fq_at(plain, -0.5f, 0.0f), *pr = fq_at(plain, 0.5f, 0.0f);
+    const uint8_t *ml = fq_at(moved, -0.5f, 0.0f), *mr = fq_at(moved, 0.5f, 0.0f);
     print_message("plain: left %u,%u right %u,%u; offset: left %u,%u right %u,%u (r,g)\n", pl[0],
                   pl[1], pr[0], pr[1], ml[0], ml[1], mr[0], mr[1]);
     assert_true(pl[0] > pl[1] + 100 && pr[1] > pr[0] + 100);
@@ -217,7 +174,7 @@ static void test_texture_transform_offset(void **state) {
 /* KHR_materials_unlit: the same picture with and without light; a lit material differs. */
 static void test_unlit(void **state) {
     (void)state;
-    rill_renderer *r = renderer();
+    rill_renderer *r = fq_renderer();
     if (!r) {
         skip();
     }
@@ -230,7 +187,7 @@ static void test_unlit(void **state) {
                 &(fq_opts){.material = "{\"pbrMetallicRoughness\":{\"baseColorFactor\":"
                                        "[0.2,0.6,0.9,1],\"metallicFactor\":0}}"},
                 (fq_light){6, 1}, lit);
-    const uint8_t *d = at(dark, 0, 0), *b = at(bright, 0, 0), *l = at(lit, 0, 0);
+    const uint8_t *d = fq_at(dark, 0, 0), *b = fq_at(bright, 0, 0), *l = fq_at(lit, 0, 0);
     print_message("unlit %u,%u,%u in the dark, %u,%u,%u in the sun; lit %u,%u,%u\n", d[0], d[1],
                   d[2], b[0], b[1], b[2], l[0], l[1], l[2]);
     for (int c = 0; c < 3; c++) {
@@ -246,7 +203,7 @@ static float peak(const uint8_t *px) {
     float best = 0.0f;
     for (float y = -0.3f; y <= 0.3f; y += 0.05f) {
         for (float x = -0.3f; x <= 0.3f; x += 0.05f) {
-            best = fmaxf(best, luma(at(px, x, y)));
+            best = fmaxf(best, fq_luma(fq_at(px, x, y)));
         }
     }
     return best;
@@ -256,7 +213,7 @@ static float peak(const uint8_t *px) {
  * reflects into the camera (the middle of the square). */
 static void test_clearcoat(void **state) {
     (void)state;
-    rill_renderer *r = renderer();
+    rill_renderer *r = fq_renderer();
     if (!r) {
         skip();
     }
@@ -283,7 +240,7 @@ static float near_luma(const uint8_t *px, float side) {
     int n = 0;
     for (float y = -0.3f; y <= 0.3f; y += 0.05f) {
         for (float x = 0.05f; x <= 0.35f; x += 0.05f) {
-            sum += luma(at(px, side * x, y));
+            sum += fq_luma(fq_at(px, side * x, y));
             n++;
         }
     }
@@ -297,7 +254,7 @@ static float near_luma(const uint8_t *px, float side) {
  * right. The masked picture is the golden gltf_clearcoat_texture. */
 static void test_clearcoat_textures(void **state) {
     (void)state;
-    rill_renderer *r = renderer();
+    rill_renderer *r = fq_renderer();
     if (!r) {
         skip();
     }
@@ -343,7 +300,7 @@ static void test_clearcoat_textures(void **state) {
  * texels, sRGB) tints the left half's highlight red. */
 static void test_specular_textures(void **state) {
     (void)state;
-    rill_renderer *r = renderer();
+    rill_renderer *r = fq_renderer();
     if (!r) {
         skip();
     }
@@ -364,7 +321,7 @@ static void test_specular_textures(void **state) {
                 sun, tinted);
     float pl = near_luma(plain, -1), pr = near_luma(plain, 1);
     float ml = near_luma(masked, -1), mr = near_luma(masked, 1);
-    const uint8_t *tl = at(tinted, -0.1f, 0.0f), *tr = at(tinted, 0.1f, 0.0f);
+    const uint8_t *tl = fq_at(tinted, -0.1f, 0.0f), *tr = fq_at(tinted, 0.1f, 0.0f);
     print_message("specular highlight (left, right): plain %.1f %.1f, strength map %.1f %.1f; "
                   "colour map left %u,%u,%u right %u,%u,%u\n",
                   (double)pl, (double)pr, (double)ml, (double)mr, tl[0], tl[1], tl[2], tr[0], tr[1],
@@ -376,59 +333,10 @@ static void test_specular_textures(void **state) {
     render_test_destroy_clean(r, false);
 }
 
-/* Reads a fidelity file into a renderer model (one instance). */
-static rill_gltf_model *load_model(rill_renderer *r, const fq_opts *o, rill_render_model *rm) {
-    static char text[16384];
-    size_t n = fq_text(o, text, sizeof(text));
-    assert_true(n > 0);
-    rill_gltf_model *m = NULL;
-    rill_error err = {0};
-    rill_gltf_read_desc rd = {.name = "fidelity.gltf"};
-    if (rill_gltf_read_memory(text, n, &rd, &m, &err) != RILL_OK) {
-        fail_msg("%s", err.msg);
-    }
-    assert_int_equal(rill_render_model_create(r, m, NULL, rm, &err), RILL_OK);
-    assert_int_equal(rm->instance_count, 1);
-    return m;
-}
-
 /* The square of `front` with, 1.5 behind it, an unlit red square of 0.4 its size, in the sky
  * light only, into px. */
 static void render_over_red(rill_renderer *r, const char *front, uint8_t *px) {
-    rill_render_model fm, bm;
-    rill_gltf_model *f = load_model(r, &(fq_opts){.material = front}, &fm);
-    rill_gltf_model *b = load_model(
-        r,
-        &(fq_opts){.material = "{\"pbrMetallicRoughness\":{\"baseColorFactor\":[1,0,0,1]},"
-                               "\"extensions\":{\"KHR_materials_unlit\":{}}}"},
-        &bm);
-    rill_render_instance inst[2] = {bm.instances[0], fm.instances[0]};
-    glm_mat4_identity((vec4 *)inst[0].transform);
-    inst[0].transform[0] = inst[0].transform[5] = inst[0].transform[10] = 0.4f;
-    inst[0].transform[14] = -1.5f;
-    inst[0].id += 1000;
-    rill_render_snapshot snap;
-    memset(&snap, 0, sizeof(snap));
-    mat4 inv;
-    render_test_look_at(inv, (float[3]){0, 0, 3.5f}, (float[3]){0, 0, 0});
-    memcpy(snap.view.world_from_view, inv, sizeof(mat4));
-    snap.view.fov_y = 0.8f;
-    snap.ambient[0] = snap.ambient[1] = snap.ambient[2] = 0.3f;
-    snap.instances = inst;
-    snap.instance_count = 2;
-    rill_error err = {0};
-    for (int k = 0; k < 2; k++) {
-        if (rill_renderer_render(r, &snap, &err) != RILL_OK) {
-            fail_msg("render: %s", err.msg);
-        }
-    }
-    if (rill_renderer_read_pixels(r, px, (size_t)W * H * 4, &err) != RILL_OK) {
-        fail_msg("read_pixels: %s", err.msg);
-    }
-    rill_render_model_destroy(r, &fm);
-    rill_render_model_destroy(r, &bm);
-    rill_gltf_model_free(f);
-    rill_gltf_model_free(b);
+    fq_render_over(r, front, "[1,0,0,1]", "fidelity.gltf", px);
 }
 
 /* KHR_materials_transmission and _volume: a white square in front of a small red one. Opaque, it
@@ -438,7 +346,7 @@ static void render_over_red(rill_renderer *r, const char *front, uint8_t *px) {
  * darkens. The smooth picture is the golden gltf_transmission. */
 static void test_transmission(void **state) {
     (void)state;
-    rill_renderer *r = renderer();
+    rill_renderer *r = fq_renderer();
     if (!r) {
         skip();
     }
@@ -459,9 +367,11 @@ static void test_transmission(void **state) {
              "\"KHR_materials_volume\":{\"thicknessFactor\":1,\"attenuationDistance\":0.5,"
              "\"attenuationColor\":[0.1,1,1]}}");
     render_over_red(r, mat, absorbed);
-    const uint8_t *oc = at(opaque, 0, 0), *sc = at(sharp, 0, 0), *se = at(sharp, 0.8f, 0.8f);
-    const uint8_t *rc = at(rough, 0, 0), *re = at(rough, 0.4f, 0), *sx = at(sharp, 0.4f, 0);
-    const uint8_t *ac = at(absorbed, 0, 0);
+    const uint8_t *oc = fq_at(opaque, 0, 0), *sc = fq_at(sharp, 0, 0),
+                  *se = fq_at(sharp, 0.8f, 0.8f);
+    const uint8_t *rc = fq_at(rough, 0, 0), *re = fq_at(rough, 0.4f, 0),
+                  *sx = fq_at(sharp, 0.4f, 0);
+    const uint8_t *ac = fq_at(absorbed, 0, 0);
     print_message("middle: opaque %u,%u,%u, transmissive %u,%u,%u, rough %u,%u,%u, absorbed "
                   "%u,%u,%u; corner %u,%u,%u; past the red's edge: sharp %u, rough %u (red)\n",
                   oc[0], oc[1], oc[2], sc[0], sc[1], sc[2], rc[0], rc[1], rc[2], ac[0], ac[1],
@@ -482,7 +392,7 @@ static void test_transmission(void **state) {
  * texture makes that rim red. The grazing picture is the golden gltf_sheen. */
 static void test_sheen(void **state) {
     (void)state;
-    rill_renderer *r = renderer();
+    rill_renderer *r = fq_renderer();
     if (!r) {
         skip();
     }
@@ -506,9 +416,9 @@ static void test_sheen(void **state) {
     snprintf(mat, sizeof(mat), fmt, ext);
     render_posed(r, &(fq_opts){.material = mat, .texels = {{255, 0, 0, 255}, {255, 0, 0, 255}}},
                  sun, graze, tinted);
-    float f0 = luma(at(face0, 0, 0)), f1 = luma(at(face1, 0, 0));
-    float g0 = luma(at(graze0, 0, 0)), g1 = luma(at(graze1, 0, 0));
-    const uint8_t *t = at(tinted, 0, 0);
+    float f0 = fq_luma(fq_at(face0, 0, 0)), f1 = fq_luma(fq_at(face1, 0, 0));
+    float g0 = fq_luma(fq_at(graze0, 0, 0)), g1 = fq_luma(fq_at(graze1, 0, 0));
+    const uint8_t *t = fq_at(tinted, 0, 0);
     print_message("luma facing: %.1f -> %.1f with sheen; grazing: %.1f -> %.1f; red sheen "
                   "%u,%u,%u\n",
                   (double)f0, (double)f1, (double)g0, (double)g1, t[0], t[1], t[2]);
@@ -524,7 +434,7 @@ static void test_sheen(void **state) {
  * higher ior makes it brighter. */
 static void test_specular_and_ior(void **state) {
     (void)state;
-    rill_renderer *r = renderer();
+    rill_renderer *r = fq_renderer();
     if (!r) {
         skip();
     }

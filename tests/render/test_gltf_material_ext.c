@@ -27,49 +27,7 @@
 #define W 64
 #define H 64
 
-/* Reads the file o describes into m and rm (one instance). */
-static rill_gltf_model *load_model(rill_renderer *r, const fq_opts *o, rill_render_model *rm) {
-    static char text[16384];
-    size_t n = fq_text(o, text, sizeof(text));
-    assert_true(n > 0);
-    rill_gltf_model *m = NULL;
-    rill_error err = {0};
-    rill_gltf_read_desc rd = {.name = "material_ext.gltf"};
-    if (rill_gltf_read_memory(text, n, &rd, &m, &err) != RILL_OK) {
-        fail_msg("%s", err.msg);
-    }
-    assert_int_equal(rill_render_model_create(r, m, NULL, rm, &err), RILL_OK);
-    assert_int_equal(rm->instance_count, 1);
-    return m;
-}
-
-/* Renders the instances (two frames: the first may still upload) from (0, 0, 3.5) looking at
- * the origin, with a sun of this illuminance shining along -Z (0 = none) and sky light. */
-static void render_view(rill_renderer *r, rill_render_instance *inst, uint32_t count, float sun,
-                        float ambient, uint8_t *px) {
-    rill_render_snapshot snap;
-    memset(&snap, 0, sizeof(snap));
-    mat4 inv;
-    render_test_look_at(inv, (float[3]){0, 0, 3.5f}, (float[3]){0, 0, 0});
-    memcpy(snap.view.world_from_view, inv, sizeof(mat4));
-    snap.view.fov_y = 0.8f;
-    snap.has_sun = sun > 0.0f;
-    snap.sun.direction[2] = -1.0f;
-    snap.sun.color[0] = snap.sun.color[1] = snap.sun.color[2] = 1.0f;
-    snap.sun.illuminance = sun;
-    snap.ambient[0] = snap.ambient[1] = snap.ambient[2] = ambient;
-    snap.instances = inst;
-    snap.instance_count = count;
-    rill_error err = {0};
-    for (int f = 0; f < 2; f++) {
-        if (rill_renderer_render(r, &snap, &err) != RILL_OK) {
-            fail_msg("render: %s", err.msg);
-        }
-    }
-    if (rill_renderer_read_pixels(r, px, (size_t)W * H * 4, &err) != RILL_OK) {
-        fail_msg("read_pixels: %s", err.msg);
-    }
-}
+#include "fidelity_view.h" /* after W and H */
 
 /* The square of material `mat` (textures from texels) alone, in the sun. */
 static void render_square(rill_renderer *r, const char *mat, const uint8_t texels[2][4], float sun,
@@ -79,22 +37,10 @@ static void render_square(rill_renderer *r, const char *mat, const uint8_t texel
         memcpy(o.texels, texels, sizeof(o.texels));
     }
     rill_render_model rm;
-    rill_gltf_model *m = load_model(r, &o, &rm);
-    render_view(r, rm.instances, 1, sun, 0.05f, px);
+    rill_gltf_model *m = fq_load(r, &o, "material_ext.gltf", &rm);
+    fq_render(r, rm.instances, 1, sun, 0.05f, px);
     rill_render_model_destroy(r, &rm);
     rill_gltf_model_free(m);
-}
-
-/* The pixel where the square's point (x, y) shows (the square spans about 68 % of the view). */
-static const uint8_t *at(const uint8_t *px, float x, float y) {
-    float half = 3.5f * tanf(0.4f); /* world half-height seen at the square */
-    int col = (int)((0.5f + 0.5f * x / half) * W);
-    int row = (int)((0.5f - 0.5f * y / half) * H);
-    return &px[((size_t)row * W + (size_t)col) * 4];
-}
-
-static float luma(const uint8_t *p) {
-    return 0.2126f * p[0] + 0.7152f * p[1] + 0.0722f * p[2];
 }
 
 /* How far from grey a pixel is: its largest channel less its smallest. */
@@ -112,15 +58,11 @@ static float band_chroma(const uint8_t *px, float side) {
     int n = 0;
     for (float y = -0.4f; y <= 0.4f; y += 0.05f) {
         for (float x = 0.05f; x <= 0.45f; x += 0.05f) {
-            sum += (float)chroma(at(px, side * x, y));
+            sum += (float)chroma(fq_at(px, side * x, y));
             n++;
         }
     }
     return sum / (float)n;
-}
-
-static rill_renderer *renderer(void) {
-    return render_test_renderer((rill_renderer_desc){.width = W, .height = H});
 }
 
 static const char k_dark[] = "{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.02,0.02,0.02,1],"
@@ -132,7 +74,7 @@ static const char k_dark[] = "{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.
  * is the golden gltf_iridescence. */
 static void test_iridescence(void **state) {
     (void)state;
-    rill_renderer *r = renderer();
+    rill_renderer *r = fq_renderer();
     if (!r) {
         skip();
     }
@@ -152,7 +94,7 @@ static void test_iridescence(void **state) {
     render_square(r, mat, texels, 3.0f, half);
     float cb = band_chroma(bare, 1), cf = band_chroma(film, 1);
     float hl = band_chroma(half, -1), hr = band_chroma(half, 1);
-    const uint8_t *p = at(film, 0.1f, 0.0f), *q = at(bare, 0.1f, 0.0f);
+    const uint8_t *p = fq_at(film, 0.1f, 0.0f), *q = fq_at(bare, 0.1f, 0.0f);
     print_message("highlight chroma: bare %.1f, film %.1f; thickness texture: left (0 nm) %.1f, "
                   "right (400 nm) %.1f; pixel bare %u,%u,%u film %u,%u,%u\n",
                   (double)cb, (double)cf, (double)hl, (double)hr, q[0], q[1], q[2], p[0], p[1],
@@ -170,7 +112,7 @@ static float block_luma(const uint8_t *px, float x, float y) {
     float sum = 0.0f;
     for (int j = -1; j <= 1; j++) {
         for (int i = -1; i <= 1; i++) {
-            sum += luma(at(px, x + 0.03f * (float)i, y + 0.03f * (float)j));
+            sum += fq_luma(fq_at(px, x + 0.03f * (float)i, y + 0.03f * (float)j));
         }
     }
     return sum / 9.0f;
@@ -190,7 +132,7 @@ static float axis_luma(const uint8_t *px, int x_axis) {
  * stretched picture is the golden gltf_anisotropy. */
 static void test_anisotropy(void **state) {
     (void)state;
-    rill_renderer *r = renderer();
+    rill_renderer *r = fq_renderer();
     if (!r) {
         skip();
     }
@@ -231,23 +173,7 @@ static void test_anisotropy(void **state) {
  * picture in the same renderer gets new models whose instance ids repeat these (a renderer once
  * drew the back square with the front's transform then: the test keeps one renderer for both). */
 static void render_over_white(rill_renderer *r, const char *front, uint8_t *px) {
-    rill_render_model fm, bm;
-    rill_gltf_model *f = load_model(r, &(fq_opts){.material = front}, &fm);
-    rill_gltf_model *b = load_model(
-        r,
-        &(fq_opts){.material = "{\"pbrMetallicRoughness\":{\"baseColorFactor\":[1,1,1,1]},"
-                               "\"extensions\":{\"KHR_materials_unlit\":{}}}"},
-        &bm);
-    rill_render_instance inst[2] = {bm.instances[0], fm.instances[0]};
-    glm_mat4_identity((vec4 *)inst[0].transform);
-    inst[0].transform[0] = inst[0].transform[5] = inst[0].transform[10] = 0.4f;
-    inst[0].transform[14] = -1.5f;
-    inst[0].id += 1000;
-    render_view(r, inst, 2, 0.0f, 0.3f, px);
-    rill_render_model_destroy(r, &fm);
-    rill_render_model_destroy(r, &bm);
-    rill_gltf_model_free(f);
-    rill_gltf_model_free(b);
+    fq_render_over(r, front, "[1,1,1,1]", "material_ext.gltf", px);
 }
 
 /* Pixels whose red and blue differ by more than 40 (colour fringes), and the largest such
@@ -277,7 +203,7 @@ static void test_dispersion(void **state) {
                       "\"KHR_materials_volume\":{\"thicknessFactor\":4}%s}}";
     char mat[768];
     snprintf(mat, sizeof(mat), fmt, "");
-    rill_renderer *r = renderer();
+    rill_renderer *r = fq_renderer();
     if (!r) {
         skip();
     }
@@ -287,7 +213,7 @@ static void test_dispersion(void **state) {
     render_test_destroy_clean(r, false);
     int lp = 0, ls = 0;
     int np = fringe_pixels(plain, &lp), ns = fringe_pixels(split, &ls);
-    const uint8_t *c = at(split, 0, 0);
+    const uint8_t *c = fq_at(split, 0, 0);
     print_message("pixels with red and blue apart by over 40: %d without dispersion (largest "
                   "%d), %d with (largest %d); middle %u,%u,%u\n",
                   np, lp, ns, ls, c[0], c[1], c[2]);
@@ -320,7 +246,7 @@ static rill_result create_with_limit(uint32_t limit, rill_error *err) {
  * them all: the lit opaque pass is the last refused, and the renderer starts at its count. */
 static void test_sampler_limit(void **state) {
     (void)state;
-    rill_renderer *r = renderer();
+    rill_renderer *r = fq_renderer();
     if (!r) {
         skip();
     }
