@@ -77,27 +77,24 @@ static inline int render_test_teardown_all_freed(void **state) {
     return render_test_fixture_free(state, true);
 }
 
-/* The built-in meshes (a unit cube, a sphere of `segments`, a unit plane), failing the test when
- * one is refused. */
-static inline rill_mesh render_test_cube(rill_renderer *r) {
-    rill_error err = {0};
-    rill_mesh m = rill_render_mesh_cube(r, &err);
+/* Mesh m, failing the test when it was refused (id 0). */
+static inline rill_mesh render_test_mesh_made(rill_mesh m) {
     assert_true(m.id != 0);
     return m;
+}
+
+/* The built-in meshes (a unit cube, a sphere of `segments`, a unit plane) of r, failing the test
+ * when one is refused. */
+static inline rill_mesh render_test_cube(rill_renderer *r) {
+    return render_test_mesh_made(rill_render_mesh_cube(r, NULL));
 }
 
 static inline rill_mesh render_test_sphere(rill_renderer *r, uint32_t segments) {
-    rill_error err = {0};
-    rill_mesh m = rill_render_mesh_sphere(r, segments, &err);
-    assert_true(m.id != 0);
-    return m;
+    return render_test_mesh_made(rill_render_mesh_sphere(r, segments, NULL));
 }
 
 static inline rill_mesh render_test_plane(rill_renderer *r) {
-    rill_error err = {0};
-    rill_mesh m = rill_render_mesh_plane(r, &err);
-    assert_true(m.id != 0);
-    return m;
+    return render_test_mesh_made(rill_render_mesh_plane(r, NULL));
 }
 
 /* A material from d, failing the test when it is refused. */

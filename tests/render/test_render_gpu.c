@@ -505,19 +505,24 @@ static void many_lights_scene(fixture *f, rill_render_light *lights, uint32_t *o
     *out_n = n;
 }
 
+/* Renders f's instances lit by `count` lights and reads the frame into px (W * H * 4). */
+static void draw_lights(fixture *f, const rill_render_light *lights, uint32_t count, uint8_t *px) {
+    f->snap.instances = f->inst;
+    f->snap.instance_count = f->n;
+    f->snap.lights = lights;
+    f->snap.light_count = count;
+    rill_error err = {0};
+    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(f->r, px, (size_t)W * H * 4, &err), RILL_OK);
+}
+
 static void test_clustered_lights(void **state) {
     fixture *f = *state;
     static rill_render_light lights[96];
     uint32_t n = 0;
     many_lights_scene(f, lights, &n);
-    f->snap.instances = f->inst;
-    f->snap.instance_count = f->n;
-    f->snap.lights = lights;
-    f->snap.light_count = n;
-    rill_error err = {0};
     static uint8_t clustered[W * H * 4], flat[W * H * 4];
-    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
-    assert_int_equal(rill_renderer_read_pixels(f->r, clustered, sizeof(clustered), &err), RILL_OK);
+    draw_lights(f, lights, n, clustered);
     rill_render_stats cs;
     rill_renderer_stats(f->r, &cs);
     /* Each small light lands in a handful of the 3456 clusters, not in all of them. */
@@ -527,33 +532,23 @@ static void test_clustered_lights(void **state) {
     /* The reference: a second renderer that loops over every light. */
     fixture g;
     memset(&g, 0, sizeof(g));
-    rill_renderer_desc d;
-    memset(&d, 0, sizeof(d));
-    d.width = W;
-    d.height = H;
-    d.validation = 1;
-    d.shadow_map_size = 512;
-    d.debug_flags = RILL_RENDER_DEBUG_FLAT_LIGHT_LIST;
-    assert_non_null(g.r = rill_renderer_create(&d, &err));
-    g.cube = rill_render_mesh_cube(g.r, &err);
-    g.sphere = rill_render_mesh_sphere(g.r, 48, &err);
-    g.plane = rill_render_mesh_plane(g.r, &err);
+    g.r = render_test_renderer(
+        (rill_renderer_desc){.width = W,
+                             .height = H,
+                             .shadow_map_size = 512,
+                             .debug_flags = RILL_RENDER_DEBUG_FLAT_LIGHT_LIST});
+    assert_non_null(g.r);
+    g.cube = render_test_cube(g.r);
+    g.sphere = render_test_sphere(g.r, 48);
+    g.plane = render_test_plane(g.r);
     many_lights_scene(&g, lights, &n);
-    g.snap.instances = g.inst;
-    g.snap.instance_count = g.n;
-    g.snap.lights = lights;
-    g.snap.light_count = n;
-    assert_int_equal(rill_renderer_render(g.r, &g.snap, &err), RILL_OK);
-    assert_int_equal(rill_renderer_read_pixels(g.r, flat, sizeof(flat), &err), RILL_OK);
+    draw_lights(&g, lights, n, flat);
     size_t off = 0;
     for (size_t i = 0; i < sizeof(flat); i++) {
         off += abs((int)flat[i] - (int)clustered[i]) > 1;
     }
     assert_int_equal(off, 0);
-    rill_render_stats st;
-    rill_renderer_stats(g.r, &st);
-    assert_int_equal(st.validation_messages, 0);
-    rill_renderer_destroy(g.r);
+    render_test_destroy_clean(g.r, false);
 }
 
 /* Lights level with the camera but far to either side reach the near plane's depth without
@@ -564,14 +559,8 @@ static void test_clustered_lights_beside_view(void **state) {
     static rill_render_light lights[96 + 64];
     uint32_t n = 0;
     many_lights_scene(f, lights, &n);
-    f->snap.instances = f->inst;
-    f->snap.instance_count = f->n;
-    f->snap.lights = lights;
-    f->snap.light_count = n;
-    rill_error err = {0};
     static uint8_t base[W * H * 4], beside[W * H * 4];
-    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
-    assert_int_equal(rill_renderer_read_pixels(f->r, base, sizeof(base), &err), RILL_OK);
+    draw_lights(f, lights, n, base);
     rill_render_stats bs;
     rill_renderer_stats(f->r, &bs);
     for (uint32_t i = 0; i < 64; i++) {
@@ -585,9 +574,7 @@ static void test_clustered_lights_beside_view(void **state) {
         L->intensity = 50.0f;
         L->range = 12.0f;
     }
-    f->snap.light_count = n + 64;
-    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
-    assert_int_equal(rill_renderer_read_pixels(f->r, beside, sizeof(beside), &err), RILL_OK);
+    draw_lights(f, lights, n + 64, beside);
     rill_render_stats st;
     rill_renderer_stats(f->r, &st);
     assert_true(bs.light_cluster_refs > 0);
@@ -616,14 +603,8 @@ static void test_nearest_lights(void **state) {
         L->range = 2.0f;
     }
     many_lights_scene(f, lights + 2000, &n);
-    f->snap.instances = f->inst;
-    f->snap.instance_count = f->n;
-    f->snap.lights = lights;
-    f->snap.light_count = 2000 + n;
-    rill_error err = {0};
     static uint8_t px[W * H * 4];
-    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
-    assert_int_equal(rill_renderer_read_pixels(f->r, px, sizeof(px), &err), RILL_OK);
+    draw_lights(f, lights, 2000 + n, px);
     golden_expect("many_lights", px, W, H);
 }
 
