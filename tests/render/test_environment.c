@@ -120,29 +120,53 @@ static double mean_rgb(rill_renderer *r, uint32_t n) {
     return sum / (3.0 * n);
 }
 
+/* A 64 x 64 renderer (validation on), or NULL when there is no Vulkan renderer. */
+static rill_renderer *small_renderer(void) {
+    return render_test_renderer(
+        (rill_renderer_desc){.width = 64, .height = 64, .shadow_map_size = 256});
+}
+
+/* s (zeroed first) drawing the one instance in, seen from eye toward `at`. */
+static void one_instance_view(rill_render_snapshot *s, const rill_render_instance *in,
+                              const float eye[3], const float at[3]) {
+    memset(s, 0, sizeof(*s));
+    mat4 wfv; /* aligned for cglm; the view's array need not be */
+    render_test_look_at(wfv, eye, at);
+    memcpy(s->view.world_from_view, wfv, sizeof(wfv));
+    s->instances = in;
+    s->instance_count = 1;
+}
+
+/* Renders s on r `frames` times (what r uploads lands within the first frames). */
+static void render_frames(rill_renderer *r, const rill_render_snapshot *s, int frames) {
+    rill_error err = {0};
+    for (int f = 0; f < frames; f++) {
+        assert_int_equal(rill_renderer_render(r, s, &err), RILL_OK);
+    }
+}
+
+/* Destroys mesh, mat and r, failing the test on a validation message. */
+static void close_renderer(rill_renderer *r, rill_mesh mesh, rill_material mat) {
+    rill_render_mesh_destroy(r, mesh);
+    rill_render_material_destroy(r, mat);
+    render_test_destroy_clean(r, false);
+}
+
 /* A face the sun does not reach is lit by the ambient light alone: raising
  * WorldEnvironment.ambient brightens it, 0 turns it black; project.toml's default
  * (snapshot.ambient_scale) applies only without a WorldEnvironment. */
 static void test_ambient_multiplier(void **state) {
     (void)state;
-    rill_renderer *r = render_test_renderer(
-        (rill_renderer_desc){.width = 64, .height = 64, .shadow_map_size = 256});
+    rill_renderer *r = small_renderer();
     if (!r) {
         skip();
     }
-    rill_error err = {0};
-    rill_mesh cube = rill_render_mesh_cube(r, &err);
-    assert_true(cube.id != 0);
+    rill_mesh cube = render_test_cube(r);
     rill_material mat = render_test_material(r, (rill_material_desc){0});
     rill_render_instance in;
     render_test_place(&in, 1, cube, mat, (float[3]){0, 0, 0}, 3.0f, 0.0f);
     rill_render_snapshot s;
-    memset(&s, 0, sizeof(s));
-    mat4 wfv; /* aligned for cglm; the view's array need not be */
-    render_test_look_at(wfv, (float[3]){0, 0, 4}, (float[3]){0, 0, 0});
-    memcpy(s.view.world_from_view, wfv, sizeof(wfv));
-    s.instances = &in;
-    s.instance_count = 1;
+    one_instance_view(&s, &in, (float[3]){0, 0, 4}, (float[3]){0, 0, 0});
     s.has_sun = true; /* travels along +Z onto the back face: the camera sees the unlit front */
     s.sun = (rill_render_dir_light){{0, 0, 1}, {1, 1, 1}, 3.0f, false, false};
     s.ambient[0] = s.ambient[1] = s.ambient[2] = 0.1f;
@@ -161,18 +185,14 @@ static void test_ambient_multiplier(void **state) {
             s.view.settings_count = 0;
             s.ambient_scale = 4.0f;
         }
-        for (int f = 0; f < 3; f++) { /* the cube uploads within the first frames */
-            assert_int_equal(rill_renderer_render(r, &s, &err), RILL_OK);
-        }
+        render_frames(r, &s, 3);
         means[i] = mean_rgb(r, 64 * 64);
     }
     print_message("means %.2f %.2f %.2f %.2f\n", means[0], means[1], means[2], means[3]);
     assert_true(means[1] > means[0] * 1.5);
     assert_true(means[2] < 1.0);
     assert_true(fabs(means[3] - means[1]) < 1.0);
-    rill_render_mesh_destroy(r, cube);
-    rill_render_material_destroy(r, mat);
-    render_test_destroy_clean(r, false);
+    close_renderer(r, cube, mat);
 }
 
 /* NOTES 10's time of day, and the transmittance that tints the sun: bluer light is lost faster,
@@ -249,24 +269,16 @@ static double red_over_blue(rill_renderer *r) {
  * sunset than at noon with no user action; without it (the sun not marked) the colour stays. */
 static void test_sun_warmer_at_sunset(void **state) {
     (void)state;
-    rill_renderer *r = render_test_renderer(
-        (rill_renderer_desc){.width = 64, .height = 64, .shadow_map_size = 256});
+    rill_renderer *r = small_renderer();
     if (!r) {
         skip();
     }
-    rill_error err = {0};
-    rill_mesh plane = rill_render_mesh_plane(r, &err);
-    assert_true(plane.id != 0);
+    rill_mesh plane = render_test_plane(r);
     rill_material mat = render_test_material(r, (rill_material_desc){0});
     rill_render_instance in;
     render_test_place(&in, 1, plane, mat, (float[3]){0, 0, 0}, 40.0f, 0.0f);
     rill_render_snapshot s;
-    memset(&s, 0, sizeof(s));
-    mat4 wfv; /* aligned for cglm; the view's array need not be */
-    render_test_look_at(wfv, (float[3]){0, 6, 0.01f}, (float[3]){0, 0, 0});
-    memcpy(s.view.world_from_view, wfv, sizeof(wfv));
-    s.instances = &in;
-    s.instance_count = 1;
+    one_instance_view(&s, &in, (float[3]){0, 6, 0.01f}, (float[3]){0, 0, 0});
     s.has_sun = true;
     s.sun = (rill_render_dir_light){{0, 0, 0}, {1, 1, 1}, 3.0f, false, true};
     s.ambient_scale = 1e-6f; /* (nearly) no ambient: the floor shows the sun's colour */
@@ -275,18 +287,14 @@ static void test_sun_warmer_at_sunset(void **state) {
     for (int i = 0; i < 4; i++) {
         s.sun.marked = i < 2;
         rill_render_sun_direction_for_hour(hours[i % 2], s.sun.direction);
-        for (int f = 0; f < 3; f++) {
-            assert_int_equal(rill_renderer_render(r, &s, &err), RILL_OK);
-        }
+        render_frames(r, &s, 3);
         ratio[i] = red_over_blue(r);
     }
     print_message("R/B noon %.2f sunset %.2f, unmarked %.2f %.2f\n", ratio[0], ratio[1], ratio[2],
                   ratio[3]);
     assert_true(ratio[1] > ratio[0] * 1.5);
     assert_true(fabs(ratio[3] - ratio[2]) < 0.1);
-    rill_render_mesh_destroy(r, plane);
-    rill_render_material_destroy(r, mat);
-    render_test_destroy_clean(r, false);
+    close_renderer(r, plane, mat);
 }
 
 /* The centre pixel's RGB. */
@@ -302,14 +310,12 @@ static void centre_rgb(rill_renderer *r, int out[3]) {
  * off, the same cube keeps its colour at every distance. A golden: exponential-squared at 600 m. */
 static void test_distance_fog_monotonic(void **state) {
     (void)state;
-    rill_renderer *r = render_test_renderer(
-        (rill_renderer_desc){.width = 64, .height = 64, .shadow_map_size = 256});
+    rill_renderer *r = small_renderer();
     if (!r) {
         skip();
     }
     rill_error err = {0};
-    rill_mesh cube = rill_render_mesh_cube(r, &err);
-    assert_true(cube.id != 0);
+    rill_mesh cube = render_test_cube(r);
     rill_material mat =
         render_test_material(r, (rill_material_desc){.base_color = {0.9f, 0.2f, 0.1f, 1.0f}});
     rill_render_snapshot s;
@@ -336,9 +342,7 @@ static void test_distance_fog_monotonic(void **state) {
             fog.enabled = k < 3;
             fog.falloff = kinds[k < 3 ? k : 0];
             fog.density = 0.0015f;
-            for (int f = 0; f < 3; f++) {
-                assert_int_equal(rill_renderer_render(r, &s, &err), RILL_OK);
-            }
+            render_frames(r, &s, 3);
             int c[3];
             centre_rgb(r, c);
             if (k == 0 && i == 2) { /* the golden: exponential-squared fog over a cube at 600 m */
@@ -368,9 +372,7 @@ static void test_distance_fog_monotonic(void **state) {
             prev = gap;
         }
     }
-    rill_render_mesh_destroy(r, cube);
-    rill_render_material_destroy(r, mat);
-    render_test_destroy_clean(r, false);
+    close_renderer(r, cube, mat);
 }
 
 int main(void) {
