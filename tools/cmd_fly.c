@@ -193,6 +193,8 @@ static int fly_setup(fly_run *run, rill_error *err) {
         return 1;
     }
     rill_app *app = rill_content_app(run->content);
+    /* frames.jsonl's extract_chunk_* (the slowest parallel chunk of each frame's snapshot) */
+    rill_jobs_set_chunk_profiling(rill_app_jobs(app), true);
     if (rill_app_get_run_mode(app) != RILL_RUN_MODE_GAME) {
         rill_app_set_run_mode(app, RILL_RUN_MODE_GAME);
     }
@@ -460,6 +462,8 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     fly_frame *fr = &run->frames[f];
     uint64_t t0 = rill_time_ns(), cpu0 = rill_cli_thread_cpu_ns();
     rill_cli_thread_waits waits0 = rill_cli_thread_waits_now();
+    rill_thread_blocked_reset_max();
+    rill_thread_blocked blk0 = rill_thread_blocked_now();
     rill_transform tr = {.scale = {1, 1, 1}};
     fly_path_eval(run->keys, run->nkeys, t, tr.translation, tr.rotation);
     keep_above_ground(run, tr.translation);
@@ -470,9 +474,15 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     uint64_t t_app = rill_time_ns();
     rill_render_snapshot snap;
     uint64_t x0 = rill_cli_thread_cpu_ns();
+    rill_thread_blocked xb0 = rill_thread_blocked_now();
+    (void)rill_jobs_take_slowest_chunk(rill_app_jobs(app));
     if (rill_content_snapshot(run->content, &snap, err) != RILL_OK) {
         return 1;
     }
+    rill_thread_blocked xb1 = rill_thread_blocked_now();
+    fr->chunk_max = rill_jobs_take_slowest_chunk(rill_app_jobs(app));
+    fr->extract_lock_ms = (double)(xb1.lock_ns - xb0.lock_ns) / 1e6;
+    fr->extract_cond_ms = (double)(xb1.cond_ns - xb0.cond_ns) / 1e6;
     fr->app_ms = (double)(t_app - t0) / 1e6;
     fr->extract_ms = (double)(rill_time_ns() - t_app) / 1e6;
     fr->extract_cpu_ms = (double)(rill_cli_thread_cpu_ns() - x0) / 1e6;
@@ -518,6 +528,13 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     fr->main_faults = (uint32_t)(waits1.major_faults - waits0.major_faults);
     fr->main_waits = (uint32_t)(waits1.voluntary_switches - waits0.voluntary_switches);
     fr->main_preempts = (uint32_t)(waits1.involuntary_switches - waits0.involuntary_switches);
+    rill_thread_blocked blk1 = rill_thread_blocked_now();
+    fr->main_lock_ms = (double)(blk1.lock_ns - blk0.lock_ns) / 1e6;
+    fr->main_cond_ms = (double)(blk1.cond_ns - blk0.cond_ns) / 1e6;
+    fr->lock_max_ms = (double)blk1.lock_max_ns / 1e6;
+    fr->lock_max_at = blk1.lock_max_at;
+    fr->cond_max_ms = (double)blk1.cond_max_ns / 1e6;
+    fr->cond_max_at = blk1.cond_max_at;
     /* Real time keeps pace with the simulated step, so workers (file reads, parses) take the time
      * they would in a game; a frame that runs long is not made up for. */
     if (t1 - t0 < (uint64_t)(FLY_DT * 1e9)) {

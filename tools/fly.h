@@ -60,6 +60,12 @@ typedef struct fly_frame {
     /* the main thread's major page faults and voluntary / involuntary context switches during the
      * frame: why a frame's wall time exceeds its CPU time (disk, a lock, preemption) */
     uint32_t main_faults, main_waits, main_preempts;
+    /* where the main thread waited (rill_thread_blocked): contended locks and condition waits over
+     * the frame and within the snapshot, the frame's longest lock wait and its call site; and the
+     * slowest rill_jobs_for chunk of the snapshot's time on any thread (rill_jobs_chunk_profile) */
+    double main_lock_ms, main_cond_ms, extract_lock_ms, extract_cond_ms, lock_max_ms, cond_max_ms;
+    uint64_t lock_max_at, cond_max_at;
+    rill_jobs_chunk_profile chunk_max;
     uint32_t entities;
     uint64_t triangles, triangles_full, texture_bytes;
     float cam[3];

@@ -62,6 +62,8 @@ for n in args:
     worst=sorted(fr,key=lambda f:-f["main_ms"])[:5]
     for f in worst:
         print("   worst frame %d main %.2f cpu %.2f app %.2f extract %.2f ext_cpu %.2f rcpu %.2f wait %.2f build %.2f built %d taken %d faults %d waits %d preempts %d"%(f["frame"],f["main_ms"],f["main_cpu_ms"],f["app_ms"],f["extract_ms"],f["extract_cpu_ms"],f["render_cpu_ms"],f["render_wait_ms"],f["batch_build_ms"],f["batch_cells_built"],f.get("batch_taken_new",0),f.get("main_faults",0),f.get("main_waits",0),f.get("main_preempts",0)))
+        if "extract_chunk_max_ms" in f:
+            print("     blocked: main lock %.2f cond %.2f; extract lock %.2f cond %.2f; longest lock %.2f at %s, cond %.2f at %s; slowest chunk %.2f (cpu %.2f lock %.2f waits %d preempts %d faults %d worker %d)"%(f["main_lock_ms"],f["main_cond_ms"],f["extract_lock_ms"],f["extract_cond_ms"],f["lock_max_ms"],f["lock_max_at"],f["cond_max_ms"],f["cond_max_at"],f["extract_chunk_max_ms"],f["extract_chunk_cpu_ms"],f["extract_chunk_lock_ms"],f["extract_chunk_waits"],f["extract_chunk_preempts"],f["extract_chunk_faults"],f["extract_chunk_on_worker"]))
     cuts=split if split is not None else climb_cuts(fr)
     if cuts:
         segments(n,fr,cuts)

@@ -636,6 +636,25 @@ void rill_cond_broadcast(rill_cond *c);
 /* Number of online CPU cores (at least 1). */
 uint32_t rill_cpu_count(void);
 
+/* Where a thread waited instead of running: time blocked in rill_mutex_lock (only when another
+ * thread held the lock) and in rill_cond_wait / rill_cond_wait_ns, counted for the calling thread
+ * since it started, plus the longest single lock and condition waits and the code addresses that
+ * waited (the caller of rill_mutex_lock / rill_cond_wait, relative to the loaded binary's base: `addr2line -f -e BINARY
+ * 0xADDR` names it). A measuring tool (rill fly) reads it before and after a phase to tell a
+ * phase that was slow from one that waited. */
+typedef struct rill_thread_blocked {
+    uint64_t lock_ns;      /* total time waiting for contended locks */
+    uint64_t cond_ns;      /* total time inside condition waits */
+    uint64_t lock_max_ns;  /* the longest single lock wait */
+    uintptr_t lock_max_at; /* its call site, relative to the binary's base */
+    uint64_t cond_max_ns;  /* the longest single condition wait */
+    uintptr_t cond_max_at; /* its call site (the caller of rill_cond_wait) */
+} rill_thread_blocked;
+rill_thread_blocked rill_thread_blocked_now(void);
+/* Starts a new "longest wait" for the calling thread (lock_max_ns, cond_max_ns 0); totals keep
+ * counting. */
+void rill_thread_blocked_reset_max(void);
+
 /* >>pool -------------------------------------------------------------------------------------- */
 
 /* Generational handle pool. An id packs a slot index (low RILL_POOL_INDEX_BITS bits, stored +1 so
@@ -689,6 +708,20 @@ rill_jobs *rill_jobs_create(const rill_jobs_desc *desc, rill_error *err);
  * nothing they own leaks), then joins the workers. Call from the main thread. NULL is a no-op. */
 void rill_jobs_destroy(rill_jobs *jobs);
 uint32_t rill_jobs_worker_count(const rill_jobs *jobs);
+
+/* Chunk profiling (a measuring tool's switch, off by default): while on, every chunk that
+ * rill_jobs_for runs on any thread is timed, and the slowest since the last take is kept with
+ * what its thread did meanwhile. A chunk whose wall time is far above its CPU time was preempted
+ * (involuntary switches), slept on a lock (lock_ns / voluntary switches) or stalled in page
+ * faults (minor_faults): the time a caller of rill_jobs_for may spend waiting for it. */
+typedef struct rill_jobs_chunk_profile {
+    uint64_t wall_ns, cpu_ns, lock_ns;
+    uint32_t voluntary, involuntary, minor_faults;
+    bool on_worker; /* false: the thread that called rill_jobs_for ran it */
+} rill_jobs_chunk_profile;
+void rill_jobs_set_chunk_profiling(rill_jobs *jobs, bool on);
+/* The slowest chunk since the last call (all zero when none ran), and starts over. */
+rill_jobs_chunk_profile rill_jobs_take_slowest_chunk(rill_jobs *jobs);
 bool rill_jobs_is_deterministic(const rill_jobs *jobs);
 
 /* Queues fn(arg) to run on a worker. If counter is not NULL it is incremented now and decremented

@@ -9,11 +9,13 @@
  *
  * Deterministic mode starts no threads: queued jobs run on the thread that calls rill_jobs_drain
  * or rill_jobs_wait, strictly in submission order, which makes whole runs reproducible. */
+#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include "rill/base.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/resource.h>
 
 /* Default bounded queue: enough for a frame's worth of streaming work without inline fallback. */
 #define JOBS_DEFAULT_QUEUE 4096u
@@ -47,6 +49,10 @@ struct rill_jobs {
     uint32_t main_cap;
     uint32_t main_head;
     uint32_t main_len;
+
+    _Atomic bool profile_chunks;     /* rill_jobs_set_chunk_profiling */
+    _Atomic uint64_t slowest_wall;   /* the slowest chunk's wall ns, for a lock-free check */
+    rill_jobs_chunk_profile slowest; /* guarded by main_lock */
 };
 
 /* Takes the oldest job. Caller holds jobs->lock. */
@@ -405,8 +411,64 @@ static void for_release(for_state *st) {
     }
 }
 
+void rill_jobs_set_chunk_profiling(rill_jobs *jobs, bool on) {
+    if (jobs) {
+        atomic_store(&jobs->profile_chunks, on);
+    }
+}
+
+rill_jobs_chunk_profile rill_jobs_take_slowest_chunk(rill_jobs *jobs) {
+    rill_jobs_chunk_profile p = {0};
+    if (jobs) {
+        rill_mutex_lock(&jobs->main_lock);
+        p = jobs->slowest;
+        jobs->slowest = (rill_jobs_chunk_profile){0};
+        atomic_store(&jobs->slowest_wall, 0);
+        rill_mutex_unlock(&jobs->main_lock);
+    }
+    return p;
+}
+
+/* What a thread has used so far, to difference around a profiled chunk. */
+typedef struct chunk_usage {
+    uint64_t wall, cpu, lock;
+    struct rusage ru;
+} chunk_usage;
+
+static chunk_usage chunk_usage_now(void) {
+    chunk_usage u;
+    memset(&u, 0, sizeof u);
+    getrusage(RUSAGE_THREAD, &u.ru);
+    u.wall = rill_time_ns();
+    u.cpu = rill_thread_cpu_ns();
+    u.lock = rill_thread_blocked_now().lock_ns;
+    return u;
+}
+
+static void chunk_note(rill_jobs *jobs, const chunk_usage *u0, bool on_worker) {
+    chunk_usage u = chunk_usage_now();
+    uint64_t wall = u.wall - u0->wall;
+    if (wall <= atomic_load(&jobs->slowest_wall)) {
+        return;
+    }
+    rill_jobs_chunk_profile p = {wall,
+                                 u.cpu - u0->cpu,
+                                 u.lock - u0->lock,
+                                 (uint32_t)(u.ru.ru_nvcsw - u0->ru.ru_nvcsw),
+                                 (uint32_t)(u.ru.ru_nivcsw - u0->ru.ru_nivcsw),
+                                 (uint32_t)(u.ru.ru_minflt - u0->ru.ru_minflt),
+                                 on_worker};
+    rill_mutex_lock(&jobs->main_lock);
+    if (wall > jobs->slowest.wall_ns) {
+        jobs->slowest = p;
+        atomic_store(&jobs->slowest_wall, wall);
+    }
+    rill_mutex_unlock(&jobs->main_lock);
+}
+
 /* Takes and runs chunks until none is left. */
-static void for_take_chunks(for_state *st) {
+static void for_take_chunks(for_state *st, bool on_worker) {
+    bool profile = atomic_load_explicit(&st->jobs->profile_chunks, memory_order_relaxed);
     for (;;) {
         uint32_t c = atomic_fetch_add(&st->next, 1);
         if (c >= st->chunks) {
@@ -414,7 +476,14 @@ static void for_take_chunks(for_state *st) {
         }
         uint32_t begin = c * st->chunk;
         uint32_t end = RILL_MIN(st->count, begin + st->chunk);
+        chunk_usage u0;
+        if (profile) {
+            u0 = chunk_usage_now();
+        }
         st->fn(st->arg, begin, end, c);
+        if (profile) {
+            chunk_note(st->jobs, &u0, on_worker);
+        }
         if (atomic_fetch_add(&st->done, 1) + 1u == st->chunks) {
             rill_mutex_lock(&st->jobs->lock);
             rill_cond_broadcast(&st->jobs->done_cond);
@@ -425,7 +494,7 @@ static void for_take_chunks(for_state *st) {
 
 static void for_helper(void *arg) {
     for_state *st = arg;
-    for_take_chunks(st);
+    for_take_chunks(st, true);
     for_release(st);
 }
 
@@ -463,7 +532,7 @@ void rill_jobs_for(rill_jobs *jobs, uint32_t count, uint32_t chunk, rill_job_ran
     for (uint32_t i = 0; i < helpers; i++) {
         rill_jobs_run(jobs, for_helper, st, NULL);
     }
-    for_take_chunks(st);
+    for_take_chunks(st, false);
     if (atomic_load(&st->done) < chunks) {
         rill_mutex_lock(&jobs->lock);
         while (atomic_load(&st->done) < chunks) {

@@ -1,7 +1,9 @@
 /* thread.c: mutex and condition variable wrappers over pthreads, kept in the opaque storage of
  * rill_mutex / rill_cond so public headers need not include <pthread.h>. */
+#define _GNU_SOURCE /* dladdr */
 #include "rill/base.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdalign.h>
@@ -31,10 +33,55 @@ void rill_mutex_destroy(rill_mutex *m) {
     pthread_mutex_destroy(as_mutex(m));
 }
 
+static _Thread_local rill_thread_blocked blocked;
+
+/* A code address relative to the base of the binary that holds it (0 stays 0). */
+static uintptr_t relative_to_binary(uintptr_t at) {
+    Dl_info info;
+    if (at != 0 && dladdr((void *)at, &info) != 0 && info.dli_fbase) {
+        return at - (uintptr_t)info.dli_fbase;
+    }
+    return at;
+}
+
+rill_thread_blocked rill_thread_blocked_now(void) {
+    rill_thread_blocked b = blocked;
+    b.lock_max_at = relative_to_binary(b.lock_max_at);
+    b.cond_max_at = relative_to_binary(b.cond_max_at);
+    return b;
+}
+
+void rill_thread_blocked_reset_max(void) {
+    blocked.lock_max_ns = 0;
+    blocked.lock_max_at = 0;
+    blocked.cond_max_ns = 0;
+    blocked.cond_max_at = 0;
+}
+
+static void note_cond_wait(uint64_t t0, uintptr_t at) {
+    uint64_t dt = rill_time_ns() - t0;
+    blocked.cond_ns += dt;
+    if (dt > blocked.cond_max_ns) {
+        blocked.cond_max_ns = dt;
+        blocked.cond_max_at = at;
+    }
+}
+
+/* An uncontended lock costs one try; a contended one is timed (rill_thread_blocked). */
 void rill_mutex_lock(rill_mutex *m) {
+    if (pthread_mutex_trylock(as_mutex(m)) == 0) {
+        return;
+    }
+    uint64_t t0 = rill_time_ns();
     int rc = pthread_mutex_lock(as_mutex(m));
     RILL_ASSERT(rc == 0);
     RILL_UNUSED(rc);
+    uint64_t dt = rill_time_ns() - t0;
+    blocked.lock_ns += dt;
+    if (dt > blocked.lock_max_ns) {
+        blocked.lock_max_ns = dt;
+        blocked.lock_max_at = (uintptr_t)__builtin_return_address(0);
+    }
 }
 
 void rill_mutex_unlock(rill_mutex *m) {
@@ -59,7 +106,9 @@ void rill_cond_destroy(rill_cond *c) {
 }
 
 void rill_cond_wait(rill_cond *c, rill_mutex *m) {
+    uint64_t t0 = rill_time_ns();
     pthread_cond_wait(as_cond(c), as_mutex(m));
+    note_cond_wait(t0, (uintptr_t)__builtin_return_address(0));
 }
 
 bool rill_cond_wait_ns(rill_cond *c, rill_mutex *m, uint64_t timeout_ns) {
@@ -68,7 +117,10 @@ bool rill_cond_wait_ns(rill_cond *c, rill_mutex *m, uint64_t timeout_ns) {
     uint64_t ns = (uint64_t)ts.tv_nsec + timeout_ns % 1000000000ull;
     ts.tv_sec += (time_t)(timeout_ns / 1000000000ull + ns / 1000000000ull);
     ts.tv_nsec = (long)(ns % 1000000000ull);
-    return pthread_cond_timedwait(as_cond(c), as_mutex(m), &ts) != ETIMEDOUT;
+    uint64_t t0 = rill_time_ns();
+    bool woken = pthread_cond_timedwait(as_cond(c), as_mutex(m), &ts) != ETIMEDOUT;
+    note_cond_wait(t0, (uintptr_t)__builtin_return_address(0));
+    return woken;
 }
 
 void rill_cond_signal(rill_cond *c) {

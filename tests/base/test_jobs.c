@@ -534,6 +534,80 @@ static void test_for_caller_not_stalled(void **state) {
     RILL_TEST_LEAK_END();
 }
 
+/* Chunk profiling keeps the slowest chunk, with its thread's CPU time, and starts over when
+ * taken; off by default. A chunk that sleeps is slow in wall time and cheap in CPU time, which is
+ * what tells a preempted or blocked worker from a busy one. */
+static void sleep_in_chunk_3(void *arg, uint32_t begin, uint32_t end, uint32_t chunk) {
+    (void)arg;
+    (void)begin;
+    (void)end;
+    if (chunk == 3) {
+        rill_sleep_ns(30000000); /* 30 ms */
+    }
+}
+
+static void test_chunk_profile_names_slowest(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.worker_count = 2}, NULL);
+    rill_jobs_for(j, 80, 10, sleep_in_chunk_3, NULL);
+    assert_int_equal(rill_jobs_take_slowest_chunk(j).wall_ns, 0); /* off: nothing kept */
+    rill_jobs_set_chunk_profiling(j, true);
+    rill_jobs_for(j, 80, 10, sleep_in_chunk_3, NULL);
+    rill_jobs_chunk_profile p = rill_jobs_take_slowest_chunk(j);
+    assert_true(p.wall_ns >= 30000000u);
+    assert_true(p.cpu_ns < p.wall_ns / 2u);
+    assert_true(p.voluntary >= 1u); /* it slept */
+    assert_int_equal(rill_jobs_take_slowest_chunk(j).wall_ns, 0); /* taken: starts over */
+    rill_jobs_destroy(j);
+    RILL_TEST_LEAK_END();
+}
+
+/* A lock held by another thread is counted as the waiter's blocked time, with where it waited. */
+typedef struct hold_ctx {
+    rill_mutex lock;
+    _Atomic int held, trying;
+} hold_ctx;
+
+/* Holds the lock until the test is about to take it, then 100 ms more. */
+static void hold_lock(void *arg) {
+    hold_ctx *h = arg;
+    rill_mutex_lock(&h->lock);
+    atomic_store(&h->held, 1);
+    while (!atomic_load(&h->trying)) {
+        rill_sleep_ns(100000);
+    }
+    rill_sleep_ns(100000000);
+    rill_mutex_unlock(&h->lock);
+}
+
+static void test_thread_blocked_counts_lock_wait(void **state) {
+    (void)state;
+    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.worker_count = 1}, NULL);
+    hold_ctx h = {0};
+    rill_mutex_init(&h.lock);
+    rill_counter done = {0};
+    rill_jobs_run(j, hold_lock, &h, &done);
+    while (!atomic_load(&h.held)) {
+        rill_sleep_ns(100000);
+    }
+    rill_thread_blocked_reset_max();
+    rill_thread_blocked b0 = rill_thread_blocked_now();
+    atomic_store(&h.trying, 1);
+    rill_mutex_lock(&h.lock); /* waits for the worker's sleep */
+    rill_mutex_unlock(&h.lock);
+    rill_thread_blocked b1 = rill_thread_blocked_now();
+    assert_true(b1.lock_ns - b0.lock_ns >= 1000000u);
+    assert_true(b1.lock_max_ns >= 1000000u);
+    assert_true(b1.lock_max_at != 0u);
+    rill_mutex_lock(&h.lock); /* uncontended: not counted */
+    rill_mutex_unlock(&h.lock);
+    assert_int_equal(rill_thread_blocked_now().lock_ns, b1.lock_ns);
+    rill_jobs_wait(j, &done);
+    rill_mutex_destroy(&h.lock);
+    rill_jobs_destroy(j);
+}
+
 /* A loop body may run a loop of its own. */
 typedef struct nest_for_ctx {
     rill_jobs *jobs;
@@ -580,6 +654,8 @@ int main(void) {
         cmocka_unit_test(test_for_every_item_once),
         cmocka_unit_test(test_for_caller_not_stalled),
         cmocka_unit_test(test_for_nested),
+        cmocka_unit_test(test_chunk_profile_names_slowest),
+        cmocka_unit_test(test_thread_blocked_counts_lock_wait),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
