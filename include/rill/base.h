@@ -639,9 +639,9 @@ uint32_t rill_cpu_count(void);
 /* Where a thread waited instead of running: time blocked in rill_mutex_lock (only when another
  * thread held the lock) and in rill_cond_wait / rill_cond_wait_ns, counted for the calling thread
  * since it started, plus the longest single lock and condition waits and the code addresses that
- * waited (the caller of rill_mutex_lock / rill_cond_wait, relative to the loaded binary's base: `addr2line -f -e BINARY
- * 0xADDR` names it). A measuring tool (rill fly) reads it before and after a phase to tell a
- * phase that was slow from one that waited. */
+ * waited (the caller of rill_mutex_lock / rill_cond_wait, relative to the loaded binary's base:
+ * `addr2line -f -e BINARY 0xADDR` names it). A measuring tool (rill fly) reads it before and after
+ * a phase to tell a phase that was slow from one that waited. */
 typedef struct rill_thread_blocked {
     uint64_t lock_ns;      /* total time waiting for contended locks */
     uint64_t cond_ns;      /* total time inside condition waits */

@@ -557,7 +557,7 @@ static void test_chunk_profile_names_slowest(void **state) {
     rill_jobs_chunk_profile p = rill_jobs_take_slowest_chunk(j);
     assert_true(p.wall_ns >= 30000000u);
     assert_true(p.cpu_ns < p.wall_ns / 2u);
-    assert_true(p.voluntary >= 1u); /* it slept */
+    assert_true(p.voluntary >= 1u);                               /* it slept */
     assert_int_equal(rill_jobs_take_slowest_chunk(j).wall_ns, 0); /* taken: starts over */
     rill_jobs_destroy(j);
     RILL_TEST_LEAK_END();
