@@ -156,6 +156,7 @@ static bool add_probe_box(viewer *v, rill_render_snapshot *snap, rill_error *err
     }
     snap->instances = v->instances.data;
     snap->instance_count = v->instances.len;
+    snap->instance_changed = NULL; /* the marks end before the box: every instance may differ */
     return true;
 }
 

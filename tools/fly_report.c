@@ -215,6 +215,9 @@ static void write_frame_keys(jw *w, const fly_row *row, const fly_frame *fr, dou
     jw_u64(w, "instances_occluded", rs->instances_occluded); /* GPU culling's occlusion */
     jw_u64(w, "gpu_cull_resident", rs->gpu_cull_resident);   /* GPU culling's table */
     jw_u64(w, "gpu_cull_spawned", rs->gpu_cull_spawned);     /* ... ids it took this frame */
+    jw_f64(w, "gpu_cull_scan_ms", rs->gpu_cull_scan_ms);     /* ... its scan's CPU time */
+    jw_u64(w, "gpu_cull_deltas", rs->gpu_cull_deltas);       /* ... slots it rewrote */
+    jw_u64(w, "gpu_cull_unchanged", rs->gpu_cull_unchanged); /* ... instances passed unread */
     jw_f64(w, "gi_ms", rs->gi_ms);                           /* GPU time of the GI passes */
     jw_f64(w, "gi_voxelize_ms", rs->gi_voxelize_ms);         /* CPU voxelization (voxel tiers) */
     jw_str(w, "gi_tier", fly_gi_tier_name(rs->gi_tier));     /* the tier that ran */

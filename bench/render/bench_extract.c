@@ -4,11 +4,14 @@
  * `reps` extracts of the same world, timed. One JSON line per worker count:
  *   {"bench":"extract","workers":N,"shown":..,"instances":..,"reps":..,"wall_ms_median":..,
  *    "wall_ms_min":..,"cpu_ms_median":..,"sort_ms_median":..,"walk_ms_median":..,
- *    "ns_per_shown":..,"same_as_serial":true|false}
+ *    "mark_ms_median":..,"marked":..,"ns_per_shown":..,"same_as_serial":true|false}
  * workers 0 = serial (rill_render_extract_buf.jobs NULL); N > 0 = a rill_jobs of N workers, the
  * calling thread taking part. wall = elapsed time of the call (what the frame waits for); cpu =
  * the calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID); sort / walk = the elapsed time of the
- * slot sort and of the walk (rill_render_extract_buf.sort_ns, walk_ns); ns_per_shown = wall median
+ * slot sort and of the walk (rill_render_extract_buf.sort_ns, walk_ns); mark = the elapsed time of
+ * marking what changed since the extract before (mark_ns: every instance compared with the last
+ * extract's), marked = the instances the last extract marked changed (0: the frozen world's
+ * extracts are all alike, as they should be); ns_per_shown = wall median
  * / shown ModelMesh entities. same_as_serial: the snapshot's instances are byte for byte the serial
  * ones.
  *
@@ -86,7 +89,7 @@ typedef struct bench {
     rill_render_batching_stats ref_stats; /* the batcher's after the reference extract */
     uint32_t shown, settle_extracts;
     bool batching, settled;
-    double *wall, *cpu, *sort, *walk;
+    double *wall, *cpu, *sort, *walk, *mark;
     int reps;
 } bench;
 
@@ -150,23 +153,29 @@ static bool run_config(bench *b, uint32_t workers, rill_error *err) {
         b->wall[i] = ms_of(CLOCK_MONOTONIC) - w0;
         b->sort[i] = (double)xb.sort_ns * 1e-6;
         b->walk[i] = (double)xb.walk_ns * 1e-6;
+        b->mark[i] = (double)xb.mark_ns * 1e-6;
         ok = ok && drift_note(&d, b, &snap); /* (after the clocks are read) */
     }
     if (ok) {
         bool same = snap_same(&snap, &b->ref);
-        double *all[] = {b->wall, b->cpu, b->sort, b->walk};
-        for (int k = 0; k < 4; k++) {
+        uint32_t marked = 0;
+        for (uint32_t i = 0; snap.instance_changed && i < snap.instance_count; i++) {
+            marked += snap.instance_changed[i] != 0;
+        }
+        double *all[] = {b->wall, b->cpu, b->sort, b->walk, b->mark};
+        for (int k = 0; k < 5; k++) {
             qsort(all[k], (size_t)b->reps, sizeof(double), cmp_double);
         }
         double med = b->wall[b->reps / 2];
         printf("{\"bench\":\"extract\",\"workers\":%u,\"batching\":%s,\"shown\":%u,"
                "\"instances\":%u,\"reps\":%d,"
                "\"wall_ms_median\":%.3f,\"wall_ms_min\":%.3f,\"cpu_ms_median\":%.3f,"
-               "\"sort_ms_median\":%.3f,\"walk_ms_median\":%.3f,\"ns_per_shown\":%.1f,"
-               "\"same_as_serial\":%s}\n",
+               "\"sort_ms_median\":%.3f,\"walk_ms_median\":%.3f,\"mark_ms_median\":%.3f,"
+               "\"marked\":%u,\"ns_per_shown\":%.1f,\"same_as_serial\":%s}\n",
                workers, b->batching ? "true" : "false", b->shown, snap.instance_count, b->reps, med,
                b->wall[0], b->cpu[b->reps / 2], b->sort[b->reps / 2], b->walk[b->reps / 2],
-               b->shown ? med * 1e6 / b->shown : 0.0, same ? "true" : "false");
+               b->mark[b->reps / 2], marked, b->shown ? med * 1e6 / b->shown : 0.0,
+               same ? "true" : "false");
         fflush(stdout);
         if (!same) {
             print_diff(b, workers, &d, &snap);
@@ -304,7 +313,8 @@ int main(int argc, char **argv) {
     b.cpu = calloc((size_t)reps, sizeof(double));
     b.sort = calloc((size_t)reps, sizeof(double));
     b.walk = calloc((size_t)reps, sizeof(double));
-    bool ok = c && r && err.code == RILL_OK && b.wall && b.cpu && b.sort && b.walk;
+    b.mark = calloc((size_t)reps, sizeof(double));
+    bool ok = c && r && err.code == RILL_OK && b.wall && b.cpu && b.sort && b.walk && b.mark;
     if (ok) {
         b.w = rill_app_world(rill_content_app(c));
         b.ra = rill_app_models_render_assets(rill_content_models(c));
@@ -327,6 +337,7 @@ int main(int argc, char **argv) {
     free(b.cpu);
     free(b.sort);
     free(b.walk);
+    free(b.mark);
     if (c) {
         rill_content_release(c);
     }

@@ -1133,6 +1133,10 @@ rill_result rill_content_snapshot(rill_content *c, rill_render_snapshot *out, ri
     }
     out->instances = c->xb.instances.data;
     out->instance_count = c->xb.instances.len;
+    /* The appended instances marked as extract marks its own (no marks when it failed). */
+    if (rill_render_extract_mark_appended(&c->xb, out, err) != RILL_OK) {
+        return err ? err->code : RILL_ERR_OUT_OF_MEMORY;
+    }
     out->ranges = c->xb.ranges.data;
     out->range_count = c->xb.ranges.len;
     out->lights = c->xb.lights.data;

@@ -77,6 +77,9 @@ void rill_render_extract_buf_free(rill_render_extract_buf *buf) {
     rill_map_free(&buf->skinned);
     rill_map_free(&buf->morphed);
     rill_array_free(&buf->morph_weights);
+    rill_array_free(&buf->prev_instances);
+    rill_array_free(&buf->instance_changed);
+    buf->instance_epoch = buf->prev_epoch = 0; /* the next extract compares with nothing */
 }
 
 static void neg_z(const float m[16], float out[3]) {
@@ -732,6 +735,7 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
     }
     const rill_builtins *b = rill_world_builtin(world);
     memset(out_snap, 0, sizeof(*out_snap));
+    rill__extract_marks_begin(buf); /* extract_marks.c: the last extract's instances kept */
     rill_array_clear(&buf->instances);
     rill_array_clear(&buf->ranges);
     rill_array_clear(&buf->lights);
@@ -903,5 +907,12 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
     out_snap->ambient[0] = RILL_RENDER_DEFAULT_AMBIENT_R;
     out_snap->ambient[1] = RILL_RENDER_DEFAULT_AMBIENT_G;
     out_snap->ambient[2] = RILL_RENDER_DEFAULT_AMBIENT_B;
-    return rill__probe_extract(world, buf, out_snap, err);
+    rill_result pr = rill__probe_extract(world, buf, out_snap, err);
+    if (pr != RILL_OK) {
+        return pr;
+    }
+    if (!rill__extract_marks_finish(buf, out_snap)) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory in extract");
+    }
+    return RILL_OK;
 }

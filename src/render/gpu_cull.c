@@ -193,8 +193,10 @@ struct rill__gpu_cull {
     bool board_full;
     bool board_all; /* every new id, no budget (rill__gpu_cull_board_all) */
     /* What the last scan saw (rill_render_snapshot.instance_changed is trusted when the same):
-     * the renderer's frame counter, assets destroyed, and whether ghosts drew as normal. */
-    uint64_t scanned_frame;
+     * the renderer's frame counter, assets destroyed, and whether ghosts drew as normal; and the
+     * snapshot's instance_epoch (0: none), which an epoch-carrying snapshot's marks must have
+     * been compared with. */
+    uint64_t scanned_frame, scanned_epoch;
     uint32_t scanned_destroyed;
     bool scanned_ghosts;
     /* Per slot: the first position (frame << 32 | position) that found it through the id map
@@ -1073,6 +1075,14 @@ static bool ghosts_plain(const rill__view *vs) {
     return plain;
 }
 
+/* Whether the snapshot's marks compare with what the last scan saw: a snapshot from
+ * rill_render_extract (an epoch) must have been compared with the one scanned last; one built by
+ * hand (no epoch) is taken to follow the last one. */
+static bool marks_follow(const rill__gpu_cull *g, const rill_render_snapshot *snap) {
+    return !snap->instance_epoch ||
+           (snap->instance_changed_since && snap->instance_changed_since == g->scanned_epoch);
+}
+
 const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool on,
                                    rill_error *err) {
     rill__gpu_cull *g = on || r->gpu_cull ? gc_get(r) : NULL;
@@ -1126,10 +1136,12 @@ const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool 
     g->moved_now.len = 0;
     bool ghosts = ghosts_plain(vs);
     bool trusted = g->scanned_frame + 1u == r->frame_counter &&
-                   g->scanned_destroyed == r->assets_destroyed && g->scanned_ghosts == ghosts;
+                   g->scanned_destroyed == r->assets_destroyed && g->scanned_ghosts == ghosts &&
+                   marks_follow(g, snap);
     scan_job j = {r, g,       snap,   RILL_MIN(guesses, n),
                   n, guesses, ghosts, trusted ? snap->instance_changed : NULL};
     g->scanned_frame = r->frame_counter;
+    g->scanned_epoch = snap->instance_epoch;
     g->scanned_destroyed = r->assets_destroyed;
     g->scanned_ghosts = ghosts;
     rill_jobs_for(r->desc.jobs, n, GC_SLICE, scan_slice, &j);

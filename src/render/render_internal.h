@@ -659,6 +659,12 @@ void rill__skinning_destroy(rill_renderer *r);
  * MeshMorph gets a rill_render_skin, its joint matrices and morph weights in buf. False when out
  * of memory. */
 bool rill__extract_skins(rill_world *world, rill_render_extract_buf *buf);
+/* Extract's marks of what changed (extract_marks.c): begin, before anything is extracted, keeps
+ * the last extract's instances and empties the array for this one; finish, once every instance is
+ * written, marks them over buf->jobs and sets the snapshot's instance_changed and epochs (false
+ * when out of memory). */
+void rill__extract_marks_begin(rill_render_extract_buf *buf);
+bool rill__extract_marks_finish(rill_render_extract_buf *buf, rill_render_snapshot *snap);
 /* The index buffer a mesh's edges are drawn from (from m->first_edge on), NULL without edges. */
 static inline rill__buf *rill__mesh_edges(const mesh_slot *m) {
     return m->eb ? m->eb : m->block && m->edge_index_count ? m->ib : NULL;

@@ -3,7 +3,9 @@
  * with 1 worker and with 4: on a fresh cache (every asset is uploaded while the chunks are
  * merged), on a warm one, and with an asset first named in the middle of chunks; among the
  * entities are parked ones (no MeshShown), out-of-world ones, primitives their model lacks, and
- * RenderModes (ghost, crossfade). Models are the generated test glTF (model_gen.h) on lavapipe. */
+ * RenderModes (ghost, crossfade). The marks of what changed since the last extract are the serial
+ * ones too, and follow the positions a despawn or a spawn shifts. Models are the generated test
+ * glTF (model_gen.h) on lavapipe. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -146,6 +148,15 @@ static void assert_same(const rill_render_snapshot *a, const rill_render_extract
     assert_int_equal(xa->out_of_world, xb->out_of_world);
 }
 
+/* The two snapshots' marks of what changed (rill_render_snapshot.instance_changed) are the same:
+ * their buffers went through the same extracts, one over jobs. */
+static void assert_same_marks(const rill_render_snapshot *a, const rill_render_snapshot *b) {
+    assert_int_equal(a->instance_count, b->instance_count);
+    assert_int_equal(a->instance_changed_since != 0, b->instance_changed_since != 0);
+    assert_true(a->instance_changed && b->instance_changed);
+    assert_memory_equal(a->instance_changed, b->instance_changed, a->instance_count);
+}
+
 static rill_jobs *jobs_of(uint32_t workers) {
     rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.worker_count = workers}, NULL);
     assert_non_null(j);
@@ -184,6 +195,7 @@ static void test_workers_match_serial(void **state) {
         extract(f, four, &by_four, &s4);
         extract(f, NULL, &serial, &ss);
         assert_same(&s4, &by_four, &ss, &serial);
+        assert_same_marks(&s4, &ss);
     }
 
     /* An asset first named in the middle of chunks: those chunks stop there and the merge
@@ -217,6 +229,72 @@ static void test_workers_match_serial(void **state) {
     rill_render_extract_buf_free(&by_one);
     rill_render_extract_buf_free(&by_four);
     rill_jobs_destroy(one);
+    rill_jobs_destroy(four);
+}
+
+/* The position of entity e's instance in s (fails when it has none). */
+static uint32_t position_of(const rill_render_snapshot *s, rill_entity e) {
+    for (uint32_t i = 0; i < s->instance_count; i++) {
+        if (s->instances[i].id == e) {
+            return i;
+        }
+    }
+    fail_msg("entity %llu not extracted", (unsigned long long)e);
+    return UINT32_MAX;
+}
+
+/* The marks of s are 1 exactly from position `from` on, and are what comparing each position
+ * with prev (prev_n instances of the extract before) gives. */
+static void assert_marked_from(const rill_render_snapshot *s, const rill_render_instance *prev,
+                               uint32_t prev_n, uint32_t from) {
+    assert_non_null(s->instance_changed);
+    for (uint32_t i = 0; i < s->instance_count; i++) {
+        bool differs = i >= prev_n || memcmp(&s->instances[i], &prev[i], sizeof(*prev)) != 0;
+        assert_int_equal(s->instance_changed[i] != 0, differs);
+        assert_int_equal(s->instance_changed[i] != 0, i >= from);
+    }
+}
+
+/* Marks over the jobs follow positions that shift: the shown models are walked in slot order, so
+ * a despawn in the middle shifts every later instance one position down (each is marked, the ones
+ * before are not), and a spawn that takes the freed slot shifts them back up. */
+static void test_marks_follow_shifts(void **state) {
+    fixture *f = *state;
+    rill_jobs *four = jobs_of(4);
+    rill_render_extract_buf xb = {0};
+    rill_render_snapshot s;
+    extract(f, four, &xb, &s);
+    extract(f, four, &xb, &s);
+    assert_int_equal(s.instance_count, f->expected);
+    assert_marked_from(&s, s.instances, s.instance_count, s.instance_count); /* none */
+    size_t bytes = (size_t)f->expected * sizeof(rill_render_instance);
+    rill_render_instance *prev = malloc(bytes);
+    assert_non_null(prev);
+
+    memcpy(prev, s.instances, bytes);
+    rill_entity gone = f->ents[1000];
+    uint32_t at = position_of(&s, gone);
+    assert_true(at > 100 && at + 100 < s.instance_count);
+    assert_true(rill_world_despawn(f->w, gone));
+    extract(f, four, &xb, &s);
+    assert_int_equal(s.instance_count, f->expected - 1u);
+    assert_marked_from(&s, prev, f->expected, at);
+
+    memcpy(prev, s.instances, bytes - sizeof(rill_render_instance));
+    rill_entity e = rill_world_spawn(f->w);
+    assert_int_equal(RILL_ENTITY_INDEX(e), RILL_ENTITY_INDEX(gone)); /* the freed slot */
+    rill_transform t = rill_transform_identity();
+    rill_world_set_transform(f->w, e, &t);
+    rill_model_mesh mm = {f->asset[0].id, 0, 0};
+    assert_non_null(rill_world_add(f->w, e, f->rc.model_mesh, &mm));
+    rill_world_update_transforms(f->w);
+    extract(f, four, &xb, &s);
+    assert_int_equal(s.instance_count, f->expected);
+    assert_int_equal(position_of(&s, e), at);
+    assert_marked_from(&s, prev, f->expected - 1u, at);
+
+    free(prev);
+    rill_render_extract_buf_free(&xb);
     rill_jobs_destroy(four);
 }
 
@@ -279,6 +357,7 @@ static uint32_t frame_both(fixture *a, fixture *b, rill_jobs *jobs, rill_render_
     extract(a, NULL, xa, &sa);
     extract(b, jobs, xb, &sb);
     assert_same(&sa, xa, &sb, xb);
+    assert_same_marks(&sa, &sb);
     assert_int_equal(sa.range_count, sb.range_count);
     assert_memory_equal(sa.ranges, sb.ranges, (size_t)sa.range_count * sizeof(rill_render_range));
     assert_same_batching(a, b);
@@ -425,6 +504,7 @@ static void test_batched_workers_match_serial(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_workers_match_serial, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_marks_follow_shifts, setup, teardown),
         cmocka_unit_test_setup_teardown(test_batched_workers_match_serial, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

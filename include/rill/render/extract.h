@@ -93,6 +93,14 @@ typedef struct rill_render_extract_buf {
     RILL_ARRAY(struct rill_render_fog_box) fog_volumes;  /* FogVolume boxes (fog_volume.c) */
     RILL_ARRAY(struct rill_render_water_box) water;      /* PoolWater boxes (water.c) */
     RILL_ARRAY(struct rill_render_water_surface) oceans; /* Water (ocean.c) */
+    /* What changed since the last extract (ON WHAT CHANGED, extract_marks.c): the last extract's
+     * instances (the two arrays trade places at each extract), a byte per instance of this one
+     * (the snapshot's instance_changed), the epochs of this extract's instances and of the last
+     * one's (0: not a finished extract), and the elapsed time of the last extract's marking. */
+    RILL_ARRAY(rill_render_instance) prev_instances;
+    RILL_ARRAY(uint8_t) instance_changed;
+    uint64_t instance_epoch, prev_epoch;
+    uint64_t mark_ns;
 } rill_render_extract_buf;
 /* Frees the buffer's arrays (a snapshot pointing into it is then invalid). NULL is a no-op. */
 void rill_render_extract_buf_free(rill_render_extract_buf *buf);
@@ -112,6 +120,23 @@ void rill_render_extract_buf_free(rill_render_extract_buf *buf);
 rill_result rill_render_extract(rill_world *world, const rill_render_components *comps,
                                 rill_render_extract_buf *buf, rill_render_snapshot *out_snap,
                                 rill_error *err);
+/* ON WHAT CHANGED
+ *   rill_render_extract marks which instances changed since the last extract into the same buf
+ *   (rill_render_snapshot.instance_changed): 0 where the instance is byte for byte the one at the
+ *   same position of the last extract, 1 where it differs or the last extract had no such
+ *   position (every position after the first extract, after a failed one, or after
+ *   rill_render_extract_buf_free). The comparison runs over buf->jobs once the instances are
+ *   written; the last extract's instances are kept for it (a second instance array the size of
+ *   the first, 104 bytes per instance, and a byte per instance for the marks). The snapshot's
+ *   instance_epoch and instance_changed_since name the two extracts compared, so a renderer
+ *   trusts the marks only when it drew the earlier one last. */
+/* After appending instances to buf->instances behind a successful rill_render_extract into
+ * snap (rill_content appends its extra instances and far-world proxies): marks the appended ones
+ * the same way and points snap at all of buf's instances and marks. A snapshot whose
+ * instance_count runs past its marks must not keep instance_changed: call this, or set it NULL.
+ * Does nothing (RILL_OK) when snap is not buf's last extract or that extract failed. */
+rill_result rill_render_extract_mark_appended(rill_render_extract_buf *buf,
+                                              rill_render_snapshot *snap, rill_error *err);
 
 #ifdef __cplusplus
 }

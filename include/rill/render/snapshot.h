@@ -263,8 +263,17 @@ typedef struct rill_render_snapshot {
      * when it may differ (another id, mesh, material, matrix, mode, fade or ranges, or a position
      * the previous snapshot did not have). GPU culling (docs/renderer.md, "GPU-driven culling")
      * passes the unchanged ones without reading them, so a mostly static world costs it a few
-     * bytes per instance a frame. A 0 for an instance that did change keeps it drawn as it was. */
+     * bytes per instance a frame. A 0 for an instance that did change keeps it drawn as it was.
+     * rill_render_extract fills it (rill/render/extract.h, ON WHAT CHANGED). */
     const uint8_t *instance_changed;
+    /* Which snapshots the marks compare: instance_epoch names this snapshot's instances (unique
+     * in the process), instance_changed_since the snapshot they were compared with (0: none, so
+     * every position is marked). rill_render_extract sets both; a snapshot built by hand leaves
+     * them 0. GPU culling trusts the marks of a snapshot with an epoch only when
+     * instance_changed_since is the epoch of the snapshot it scanned last (an application that
+     * extracts twice per frame, or one renderer drawing two worlds in turn, is read whole); marks
+     * without an epoch are trusted as the previous snapshot's, as before. */
+    uint64_t instance_epoch, instance_changed_since;
     const rill_render_range *ranges; /* what instances' range_first / range_count index */
     uint32_t range_count;
     bool has_sun;
