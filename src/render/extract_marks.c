@@ -6,6 +6,7 @@
 #include "render_internal.h"
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <string.h>
 
 /* Positions per chunk of the comparison: 4096 instances are 416 KiB of each array. */
@@ -14,15 +15,28 @@
 /* Epochs of finished extracts, unique in the process (0: none). */
 static _Atomic uint64_t last_epoch;
 
-_Static_assert(sizeof(rill_render_instance) % sizeof(uint64_t) == 0,
-               "instances compare a word at a time");
+/* The bytes of an instance that hold its fields: it has no padding between them, and the tail
+ * padding after range_count (which a copy by assignment may leave as it was) is not compared. A
+ * field added to rill_render_instance must be counted here. */
+#define INSTANCE_FIELD_BYTES (8u + 4u + 4u + 64u + 4u + 4u + 4u + 4u + 4u)
+_Static_assert(offsetof(rill_render_instance, range_count) + sizeof(uint32_t) ==
+                   INSTANCE_FIELD_BYTES,
+               "rill_render_instance: the fields compared are not the fields it has");
+_Static_assert(INSTANCE_FIELD_BYTES % sizeof(uint32_t) == 0, "compared in 4-byte steps at the end");
 
-/* Whether two instances are the same bytes (padding included: every writer zeroes it). */
+/* Whether two instances hold the same field bytes (compared a word at a time). */
 static bool instance_same(const rill_render_instance *a, const rill_render_instance *b) {
     const unsigned char *pa = (const unsigned char *)a, *pb = (const unsigned char *)b;
     uint64_t diff = 0;
-    for (size_t k = 0; k < sizeof(*a); k += sizeof(uint64_t)) {
+    size_t k = 0;
+    for (; k + sizeof(uint64_t) <= INSTANCE_FIELD_BYTES; k += sizeof(uint64_t)) {
         uint64_t x, y;
+        memcpy(&x, pa + k, sizeof(x));
+        memcpy(&y, pb + k, sizeof(y));
+        diff |= x ^ y;
+    }
+    for (; k < INSTANCE_FIELD_BYTES; k += sizeof(uint32_t)) {
+        uint32_t x, y;
         memcpy(&x, pa + k, sizeof(x));
         memcpy(&y, pb + k, sizeof(y));
         diff |= x ^ y;
