@@ -124,10 +124,10 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
  *   rill_render_extract marks which instances changed since the last extract into the same buf
  *   (rill_render_snapshot.instance_changed): 0 where every field of the instance holds the bytes
  *   of the one at the same position of the last extract (padding is not compared), 1 where one
- *   differs or the last extract had no such position (every position after the first extract, after a failed one, or after
- *   rill_render_extract_buf_free). The comparison runs over buf->jobs once the instances are
- *   written; the last extract's instances are kept for it (a second instance array the size of
- *   the first, 104 bytes per instance, and a byte per instance for the marks). The snapshot's
+ *   differs or the last extract had no such position (every position after the first extract, after
+ * a failed one, or after rill_render_extract_buf_free). The comparison runs over buf->jobs once the
+ * instances are written; the last extract's instances are kept for it (a second instance array the
+ * size of the first, 104 bytes per instance, and a byte per instance for the marks). The snapshot's
  *   instance_epoch and instance_changed_since name the two extracts compared, so a renderer
  *   trusts the marks only when it drew the earlier one last. */
 /* After appending instances to buf->instances behind a successful rill_render_extract into
