@@ -34,6 +34,10 @@ typedef struct rill__rthread {
     /* What rill_renderer_stats gives the caller: `stats` as it was at the caller's last
      * synchronisation with the thread (wait_frame, a guard that found it idle, the hand-off). */
     rill_render_stats stats_seen;
+    /* `stats` was published after the last copy into stats_seen: every renderer call from the
+     * main thread passes a guard, and copying the ~5 KB statistics in each (a frame of `rill fly`
+     * makes tens of thousands of calls) cost more than the calls themselves. */
+    bool stats_fresh;
     double sync_ms;      /* waits for the thread since the last hand-off */
     double sync_ms_last; /* ... between the last two hand-offs */
 } rill__rthread;
@@ -60,6 +64,7 @@ static void thread_frame(rill_renderer *r, rill__rthread *t, const rill_render_s
         t->err = err;
     }
     t->stats = st;
+    t->stats_fresh = true;
     t->snap = NULL;
     t->busy = false;
     rill_cond_broadcast(&t->done);
@@ -140,7 +145,10 @@ static void wait_frame(rill__rthread *t) {
         }
         t->sync_ms += (double)(rill_time_ns() - t0) * 1e-6;
     }
-    t->stats_seen = t->stats;
+    if (t->stats_fresh) {
+        t->stats_seen = t->stats;
+        t->stats_fresh = false;
+    }
 }
 
 void rill__rthread_guard(const rill_renderer *r) {
