@@ -36,7 +36,7 @@ def segments(n,fr,cuts):
         print("  segment %-6s frames %d..%d %sover16.7 %d main %s cpu %s extract_cpu %s stream_cpu %s gpu %s"%(name,a,b-1,alt,sum(1 for f in r if f["main_ms"]>16.7),s("main_ms"),s("main_cpu_ms"),s("extract_cpu_ms"),s("stream_cpu_ms"),s("gpu_ms")))
         sysk=sorted({k for f in r for k in f["systems_cpu"]})
         top=sorted(((st.mean(f["systems_cpu"].get(k,0) for f in r),k) for k in sysk),reverse=True)[:4]
-        print("    systems_cpu mean", ", ".join("%s %.2f"%(k,v) for v,k in top), "| hlod_drawn mean %.0f extracted %.0f entities %.0f"%(st.mean(f["hlod_drawn"] for f in r),st.mean(f["extracted"] for f in r),st.mean(f["entities"] for f in r)))
+        print("    systems_cpu mean", ", ".join("%s %.2f"%(k,v) for v,k in top), "| hlod_drawn mean %.0f extracted %.0f entities %.0f | triangles mean %.0f full %.0f gpu %.0f"%tuple(st.mean(f[k] for f in r) for k in ("hlod_drawn","extracted","entities","triangles","triangles_full","gpu_triangles")))
         for f in sorted(r,key=lambda f:-f["main_cpu_ms"])[:3]:
             at=(" at (%.0f, %.0f, %.0f)"%tuple(f["camera"])) if "camera" in f else ""
             big=sorted(f["systems_cpu"].items(),key=lambda kv:-kv[1])[:3]
@@ -47,7 +47,13 @@ if len(args)>1 and args[0]=="--split":
     split=[int(x) for x in args[1].split(",") if x]
     args=args[2:]
 for n in args:
-    fr=[json.loads(l) for l in open(n+"/frames.jsonl")]
+    fr=[]
+    for l in open(n+"/frames.jsonl"):
+        try:
+            fr.append(json.loads(l))
+        except ValueError:
+            print(n, "frame line %d unreadable (a run cut short): stopped there"%(len(fr)+1))
+            break
     r=fr[1:]
     def s(k): 
         v=[f[k] for f in r]; return "%.2f/%.2f/%.2f"%(st.mean(v),pct(v,0.99),max(v))
