@@ -59,14 +59,16 @@ static void test_uploads_under_the_budget(void **state) {
     assert_int_equal(rill__buf_upload(gpu, b, 0, bytes, 3000, &err), RILL_OK);
     assert_int_not_equal(rill__buf_upload(gpu, b, 1, bytes, 3000, &err), RILL_OK); /* range */
     assert_false(rill__buf_ready(a) || rill__buf_ready(b));
-    frame(gpu, NULL, NULL); /* 3008 of 4096: b waits */
+    frame(gpu, NULL, NULL); /* a: 3008 of 4096; b's first 1088 bytes fill the rest */
     assert_true(rill__buf_ready(a));
     assert_false(rill__buf_ready(b));
     assert_false(rill__buf_seq_done(b, rill__buf_upload_seq(b)));
-    assert_int_equal(rill__gpu_uploaded_last_frame(gpu), 3000);
+    assert_int_equal(rill__gpu_uploaded_last_frame(gpu), 3000 + 1088);
     frame(gpu, NULL, NULL);
+    assert_int_equal(rill__gpu_uploaded_last_frame(gpu), 3000 - 1088);
     assert_true(rill__buf_ready(b) && rill__buf_seq_done(b, rill__buf_upload_seq(b)));
-    /* An image larger than the budget goes alone as the first of its frame. */
+    /* An image larger than the budget goes in row bands over the next frames, each within the
+     * budget, and is ready only with the last one. */
     rill__img_desc id = {.width = 64,
                          .height = 64,
                          .layers = 1,
@@ -80,8 +82,27 @@ static void test_uploads_under_the_budget(void **state) {
     uint64_t wrong = sizeof(pixels) - 4, right = sizeof(pixels);
     assert_int_not_equal(rill__img_upload_levels(gpu, img, 0, 1, &level, &wrong, &err), RILL_OK);
     assert_int_equal(rill__img_upload_levels(gpu, img, 0, 1, &level, &right, &err), RILL_OK);
-    frame(gpu, NULL, NULL);
+    for (int f = 0; f < 4; f++) {
+        assert_false(rill__img_ready(img));
+        frame(gpu, NULL, NULL);
+        assert_int_equal(rill__gpu_uploaded_last_frame(gpu), 4096);
+    }
     assert_true(rill__img_ready(img));
+    /* So does a buffer: 3x the budget is three frames, and its upload is done with the third. */
+    static uint8_t big[3 * 4096];
+    rill__buf *c = rill__buf_create(gpu, sizeof(big), RILL__BUF_VERTEX, false, "c", &err);
+    assert_int_equal(rill__buf_upload(gpu, c, 0, big, sizeof(big), &err), RILL_OK);
+    for (int f = 0; f < 3; f++) {
+        assert_false(rill__buf_ready(c) || rill__buf_seq_done(c, rill__buf_upload_seq(c)));
+        frame(gpu, NULL, NULL);
+        assert_int_equal(rill__gpu_uploaded_last_frame(gpu), 4096);
+        rill__upload_figures fig;
+        rill__gpu_upload_figures(gpu, &fig);
+        assert_int_equal(fig.uploads, 1);
+        assert_int_equal(fig.backlog_bytes, sizeof(big) - 4096u * (uint64_t)(f + 1));
+    }
+    assert_true(rill__buf_ready(c) && rill__buf_seq_done(c, rill__buf_upload_seq(c)));
+    rill__buf_destroy(gpu, c);
     rill__img_destroy(gpu, img);
     rill__buf_destroy(gpu, a);
     rill__buf_destroy(gpu, b);

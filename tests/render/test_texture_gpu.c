@@ -10,7 +10,9 @@
  *   - texture streaming's swap: a "#low" tail replaced by the full chain and back under a live
  *     material (rill_render_texture_replace), GPU memory following the levels present;
  *   - samplers per axis (mirror / clamp / repeat on u and v separately) and KHR_texture_transform
- *     (scale, offset, rotation) on a 2 x 2 nearest-filtered texture.
+ *     (scale, offset, rotation) on a 2 x 2 nearest-filtered texture;
+ *   - uploads of 3x the frame's staging budget go in row bands over several frames, never drawn
+ *     half-copied, ending in the unbudgeted picture byte for byte.
  * The 37 x 23 renders of all eight formats are also compared, as one 148 x 46 atlas, with the
  * committed golden golden/texture_formats_37x23.png (golden.h: 99.5 % of pixels within 3).
  * The quad is lit only by its emissive texture (no lights, no ambient, no tonemapping), so the
@@ -40,10 +42,12 @@ typedef struct fixture {
     uint32_t w, h;
 } fixture;
 
-static void make_renderer(fixture *f, uint32_t w, uint32_t h) {
+/* budget: rill_renderer_desc.upload_budget_bytes (0: the renderer's default, 32 MiB). */
+static void make_renderer_budget(fixture *f, uint32_t w, uint32_t h, uint64_t budget) {
     rill_renderer_desc d;
     memset(&d, 0, sizeof(d));
     d.width = w, d.height = h, d.validation = 1, d.quality = RILL_RENDER_QUALITY_LOW;
+    d.upload_budget_bytes = budget;
     rill_error err = {0};
     if (!(f->r = rill_renderer_create(&d, &err))) {
         fail_msg("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s", err.msg);
@@ -51,6 +55,10 @@ static void make_renderer(fixture *f, uint32_t w, uint32_t h) {
     f->plane = rill_render_mesh_plane(f->r, &err);
     assert_true(f->plane.id);
     f->w = w, f->h = h;
+}
+
+static void make_renderer(fixture *f, uint32_t w, uint32_t h) {
+    make_renderer_budget(f, w, h, 0);
 }
 
 static void free_renderer(fixture *f) {
@@ -61,8 +69,9 @@ static void free_renderer(fixture *f) {
 }
 
 /* Draws the unit plane (uv (0,0) top-left) seen from above, filling a size x size square in the
- * middle of the output, emissive-only; reads the output into px. */
-static void draw_mat(fixture *f, rill_material mat, float size_x_px, float size_px, uint8_t *px) {
+ * middle of the output, emissive-only, for `frames` frames; reads the output into px. */
+static void quad_frames(fixture *f, rill_material mat, float size_x_px, float size_px, int frames,
+                        uint8_t *px) {
     rill_error err = {0};
     rill_render_instance in;
     memset(&in, 0, sizeof(in));
@@ -82,10 +91,15 @@ static void draw_mat(fixture *f, rill_material mat, float size_x_px, float size_
     snap.view.tonemapper = RILL_TONEMAP_NONE;
     snap.instances = &in;
     snap.instance_count = 1;
-    for (int i = 0; i < 3; i++) { /* uploads land in the first frame; later frames are steady */
+    for (int i = 0; i < frames; i++) {
         assert_int_equal(rill_renderer_render(f->r, &snap, &err), RILL_OK);
     }
     assert_int_equal(rill_renderer_read_pixels(f->r, px, (size_t)f->w * f->h * 4, &err), RILL_OK);
+}
+
+/* Three frames: uploads land in the first frame; later frames are steady. */
+static void draw_mat(fixture *f, rill_material mat, float size_x_px, float size_px, uint8_t *px) {
+    quad_frames(f, mat, size_x_px, size_px, 3, px);
 }
 
 /* An emissive-only material showing tex; sampler and transform of the emissive slot optional. */
@@ -589,6 +603,126 @@ static void test_mip_selection_npot(void **state) {
 }
 
 /* Bad chains are refused with a message, never uploaded. */
+/* The bytes the GPU copies for tex's levels (each padded to 16, as staging packs them). */
+static uint64_t chain_bytes(const rill_tex_data *tex) {
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < tex->level_count; i++) {
+        total += (tex->levels[i].size + 15u) & ~(size_t)15u;
+    }
+    return total;
+}
+
+/* Frames of the quad until t is no longer pending (at most 64): none copies more than budget,
+ * each shows `before` while the replacement is pending and `after` from the frame it switches.
+ * Returns how many frames copied bytes. */
+static int frames_until_switched(fixture *f, rill_texture t, rill_material mat, uint64_t budget,
+                                 const uint8_t *before, const uint8_t *after, uint8_t *px) {
+    int copying = 0;
+    size_t n = (size_t)f->w * f->h * 4;
+    for (int i = 0; i < 64 && rill_render_texture_pending(f->r, t); i++) {
+        quad_frames(f, mat, (float)f->w, (float)f->h, 1, px);
+        rill_render_stats st;
+        rill_renderer_stats(f->r, &st);
+        assert_true(st.uploaded_bytes_last_frame <= budget);
+        copying += st.uploaded_bytes_last_frame > 0;
+        bool pending = rill_render_texture_pending(f->r, t);
+        if (memcmp(px, pending ? before : after, n) != 0) {
+            fail_msg("frame %d (%s): the picture is not the %s image", i,
+                     pending ? "pending" : "switched", pending ? "old" : "whole new");
+        }
+    }
+    assert_false(rill_render_texture_pending(f->r, t));
+    return copying;
+}
+
+/* Uploads of about 3x the frame's budget (rill_renderer_desc.upload_budget_bytes) go in pieces:
+ *   - a 211 x 211 chain replacing its 4-level tail under a live material, RGBA8 sRGB and BC7 sRGB
+ *     (row bands of pixels and of 4x4 blocks): at least 3 frames copy it, none more than the
+ *     budget, every frame shows the tail's picture or the whole new one (never a part), and the
+ *     end is byte for byte what an unbudgeted renderer draws;
+ *   - a 211 x 211 image given as pixels (rill_render_texture_create: its chain generated on the
+ *     GPU after level 0's last band): the same picture as unbudgeted. */
+static void test_upload_over_frames(void **state) {
+    (void)state;
+    const uint32_t w = 211, h = 211;
+    size_t n = (size_t)w * h * 4;
+    uint8_t *want = rill_malloc(n), *old = rill_malloc(n), *px = rill_malloc(n);
+    static const rill_tex_format formats[] = {RILL_TEX_FORMAT_RGBA8, RILL_TEX_FORMAT_BC7};
+    for (size_t k = 0; k < RILL_COUNTOF(formats); k++) {
+        rill_tex_data full;
+        uint8_t *ref = NULL;
+        build(formats[k], true, w, h, &full, &ref);
+        rill_free(ref);
+        rill_tex_data low = tail(&full, 4);
+        uint64_t budget = chain_bytes(&full) / 3;
+        rill_error err = {0};
+        fixture f0, f1;
+        memset(&f0, 0, sizeof(f0));
+        memset(&f1, 0, sizeof(f1));
+        make_renderer(&f0, w, h); /* unbudgeted: the whole chain in one frame */
+        rill_texture t0 = rill_render_texture_create_data(f0.r, &full, "whole", &err);
+        assert_true(t0.id);
+        draw(&f0, t0, (float)w, (float)h, want);
+        rill_render_texture_destroy(f0.r, t0);
+        free_renderer(&f0);
+
+        make_renderer_budget(&f1, w, h, budget);
+        rill_texture t = rill_render_texture_create_data(f1.r, &low, "streamed", &err);
+        assert_true(t.id);
+        rill_material mat = emissive_material(&f1, t, NULL, NULL);
+        draw_mat(&f1, mat, (float)w, (float)h, old);
+        assert_int_equal(rill_render_texture_replace(f1.r, t, &full, &err), RILL_OK);
+        int frames = frames_until_switched(&f1, t, mat, budget, old, want, px);
+        print_message("%s: %llu bytes under a %llu-byte budget: %d frames\n",
+                      rill_tex_format_name(formats[k]), (unsigned long long)chain_bytes(&full),
+                      (unsigned long long)budget, frames);
+        assert_true(frames >= 3);
+        assert_true(memcmp(old, want, n) != 0); /* the test can tell the two apart */
+        draw_mat(&f1, mat, (float)w, (float)h, px);
+        assert_memory_equal(px, want, n);
+        rill_render_material_destroy(f1.r, mat);
+        rill_render_texture_destroy(f1.r, t);
+        free_renderer(&f1);
+        free_levels(&full);
+    }
+    /* Pixels with a generated chain, 178 KB under a 48 KiB budget. */
+    uint8_t *rgba = rill_malloc(n);
+    pattern(rgba, w, h);
+    rill_texture_desc td = {.pixels = rgba, .width = w, .height = h, .srgb = true, .label = "gen"};
+    for (int budgeted = 0; budgeted < 2; budgeted++) {
+        fixture f;
+        memset(&f, 0, sizeof(f));
+        make_renderer_budget(&f, w, h, budgeted ? 48u << 10 : 0);
+        rill_error err = {0};
+        rill_texture t = rill_render_texture_create(f.r, &td, &err);
+        assert_true(t.id);
+        rill_material mat = emissive_material(&f, t, NULL, NULL);
+        int copying = 0;
+        for (int i = 0; i < 64; i++) {
+            quad_frames(&f, mat, (float)w, (float)h, 1, px);
+            rill_render_stats st;
+            rill_renderer_stats(f.r, &st);
+            assert_true(!budgeted || st.uploaded_bytes_last_frame <= (48u << 10));
+            copying += st.uploaded_bytes_last_frame > 0;
+            if (st.upload_backlog_bytes == 0) {
+                break;
+            }
+        }
+        draw_mat(&f, mat, (float)w, (float)h, budgeted ? px : want);
+        if (budgeted) {
+            assert_true(copying >= 3);
+            assert_memory_equal(px, want, n);
+        }
+        rill_render_material_destroy(f.r, mat);
+        rill_render_texture_destroy(f.r, t);
+        free_renderer(&f);
+    }
+    rill_free(rgba);
+    rill_free(want);
+    rill_free(old);
+    rill_free(px);
+}
+
 static void test_bad_chain(void **state) {
     (void)state;
     fixture f;
@@ -617,6 +751,7 @@ int main(void) {
         cmocka_unit_test(test_replace_mip_range),
         cmocka_unit_test(test_replace_borrowed),
         cmocka_unit_test(test_sampler_axes_and_transform),
+        cmocka_unit_test(test_upload_over_frames),
         cmocka_unit_test(test_bad_chain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,6 +16,7 @@
 #include "../gpu.h"
 #include "../gpu_backend.h"
 #include "../gpu_scratch.h"
+#include "../upload_pieces.h"
 
 #define RILL__NULL_MAX_FRAMES 3
 /* Offsets frame_alloc hands out are multiples of this (the largest minimum offset alignment of
@@ -84,6 +85,11 @@ typedef struct null_upload {
     uint64_t seq;                /* buffers: the target's upload number */
     void (*release)(void *user); /* borrowed levels: called once recorded or dropped */
     void *release_user;
+    /* Images: level 0 with its chain generated (rill__img_upload), or levels [first_level,
+     * first_level + level_count) as given. */
+    bool gen_mips;
+    uint32_t first_level, level_count;
+    rill__upload_cursor at; /* how much of it earlier frames recorded (upload_pieces.h) */
 } null_upload;
 
 typedef struct null_frame {

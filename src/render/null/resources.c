@@ -185,7 +185,9 @@ rill_result rill__img_upload(rill__gpu *gpu, rill__img *img, const void *data, u
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "render: empty image upload (or a 3D image: GPU-written only)");
     }
-    return queue(gpu, (null_upload){.is_image = true, .target = img, .size = size}, err);
+    null_upload u = {
+        .is_image = true, .target = img, .size = size, .gen_mips = true, .level_count = 1};
+    return queue(gpu, u, err);
 }
 
 /* The bytes of level `level` of img (rows of pixels, or of 4x4 blocks for block formats). */
@@ -229,7 +231,12 @@ rill_result rill__img_upload_levels(rill__gpu *gpu, rill__img *img, uint32_t fir
     NULL_GUARD(gpu);
     uint64_t total = 0;
     RILL_TRY(check_levels(img, first_level, level_count, level_data, level_size, &total, err));
-    return queue(gpu, (null_upload){.is_image = true, .target = img, .size = total}, err);
+    null_upload u = {.is_image = true,
+                     .target = img,
+                     .size = total,
+                     .first_level = first_level,
+                     .level_count = level_count};
+    return queue(gpu, u, err);
 }
 
 rill_result rill__img_upload_levels_borrowed(rill__gpu *gpu, rill__img *img, uint32_t level_count,
@@ -240,8 +247,12 @@ rill_result rill__img_upload_levels_borrowed(rill__gpu *gpu, rill__img *img, uin
     NULL_GUARD(gpu);
     uint64_t total = 0;
     RILL_TRY(check_levels(img, 0, level_count, level_data, level_size, &total, err));
-    null_upload u = {
-        .is_image = true, .target = img, .size = total, .release = release, .release_user = user};
+    null_upload u = {.is_image = true,
+                     .target = img,
+                     .size = total,
+                     .release = release,
+                     .release_user = user,
+                     .level_count = level_count};
     return queue(gpu, u, err);
 }
 
@@ -264,19 +275,46 @@ void rill__null_drop_uploads_for(rill__gpu *gpu, const void *target) {
     gpu->uploads.len = kept;
 }
 
-/* The Vulkan backend's rule: uploads go in order while their 16-byte aligned sizes fit the frame's
- * budget; the first of a frame always goes (through its own staging there). */
+/* The shape upload_pieces.c cuts u by, as the Vulkan backend makes it. */
+static rill__upload_shape upload_shape(const null_upload *u) {
+    rill__upload_shape s = {.size = u->size, .image = u->is_image};
+    if (u->is_image) {
+        const rill__img *img = u->target;
+        s.width = img->desc.width;
+        s.height = img->desc.height;
+        s.first_level = u->first_level;
+        s.level_count = u->level_count;
+        s.unit_bytes = rill__fmt_unit_bytes(img->desc.format);
+        s.block = rill__fmt_is_block(img->desc.format);
+        s.whole_only = img->ready || img->desc.depth > 1 ||
+                       (u->gen_mips && u->size != level_bytes(img, 0));
+    }
+    return s;
+}
+
+/* The Vulkan backend's rule: uploads go in order while the frame's budget has room, one larger
+ * than what is left in pieces over the next frames (ready with its last), and the first piece of
+ * a frame always goes (through its own staging there). */
 void rill__null_record_uploads(rill__gpu *gpu) {
-    uint64_t used = 0;
+    uint64_t used = 0, budget = gpu->desc.upload_budget_bytes;
     uint32_t done = 0;
+    bool head_touched = false;
     gpu->uploaded_last_frame = 0;
-    for (; done < gpu->uploads.len; done++) {
+    while (done < gpu->uploads.len) {
         null_upload *u = &gpu->uploads.data[done];
-        uint64_t need = RILL_ALIGN_UP(u->size, (uint64_t)16);
-        if (done > 0 && used + need > gpu->desc.upload_budget_bytes) {
+        rill__upload_shape s = upload_shape(u);
+        rill__upload_piece p;
+        bool first = gpu->uploaded_last_frame == 0;
+        if (!rill__upload_next_piece(&s, &u->at, used < budget ? budget - used : 0, first, &p)) {
             break;
         }
-        used += need;
+        used += RILL_ALIGN_UP(p.bytes, (uint64_t)16);
+        head_touched = !p.ends;
+        rill__upload_advance(&s, &u->at, &p);
+        gpu->uploaded_last_frame += p.bytes;
+        if (!p.ends) {
+            continue;
+        }
         if (u->is_image) {
             ((rill__img *)u->target)->ready = true;
         } else {
@@ -284,18 +322,18 @@ void rill__null_record_uploads(rill__gpu *gpu) {
             b->ready = true;
             b->uploads_done = RILL_MAX(b->uploads_done, u->seq);
         }
-        gpu->uploaded_last_frame += u->size;
         upload_end(u);
+        done++;
     }
     if (done > 0 && done < gpu->uploads.len) { /* no data pointer when nothing was queued */
         memmove(gpu->uploads.data, gpu->uploads.data + done,
                 (gpu->uploads.len - done) * sizeof(null_upload));
     }
     gpu->uploads.len -= done;
-    gpu->upload_figures.uploads = done;
+    gpu->upload_figures.uploads = done + (head_touched ? 1u : 0u);
     gpu->upload_figures.backlog_bytes = 0;
     for (uint32_t i = 0; i < gpu->uploads.len; i++) {
-        gpu->upload_figures.backlog_bytes += gpu->uploads.data[i].size;
+        gpu->upload_figures.backlog_bytes += gpu->uploads.data[i].size - gpu->uploads.data[i].at.done;
     }
 }
 

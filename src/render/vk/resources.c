@@ -618,16 +618,41 @@ void rill__vk_upload_free(vk_upload *u) {
     u->release = NULL;
 }
 
-/* Copies u's bytes to dst: its own packed copy, or its borrowed levels packed the same way. */
-static void upload_copy_out(const vk_upload *u, uint8_t *dst) {
+/* The shape upload_pieces.c cuts u by. An image already drawn goes whole (a band would leave it
+ * mid-copy while sampled), as does a 3D image or a level 0 whose bytes are not the level's. */
+static rill__upload_shape upload_shape(const vk_upload *u) {
+    rill__upload_shape s = {.size = u->size, .image = u->is_image};
+    if (u->is_image) {
+        const rill__img *img = u->target;
+        s.width = img->desc.width;
+        s.height = img->desc.height;
+        s.first_level = u->first_level;
+        s.level_count = u->level_count;
+        s.unit_bytes = rill__fmt_unit_bytes(img->desc.format);
+        s.block = rill__fmt_is_block(img->desc.format);
+        s.whole_only = img->ready || img->desc.depth > 1 ||
+                       (u->gen_mips && u->size != level_bytes(img, 0));
+    }
+    return s;
+}
+
+/* Copies piece p of u to dst: from its own packed copy, or from its borrowed levels packed the
+ * same way (each level padded to 16 bytes). */
+static void piece_copy_out(const vk_upload *u, const rill__upload_shape *s,
+                           const rill__upload_piece *p, uint8_t *dst) {
     if (!u->borrowed) {
-        memcpy(dst, u->data, u->size);
+        memcpy(dst, (const uint8_t *)u->data + p->src, p->bytes);
+        return;
+    }
+    if (p->rows) {
+        const uint8_t *level = u->borrowed[p->level];
+        memcpy(dst, level + (uint64_t)p->row * rill__upload_row_bytes(s, p->level), p->bytes);
         return;
     }
     uint64_t at = 0;
-    for (uint32_t i = 0; i < u->level_count; i++) {
-        uint64_t n = level_bytes(u->target, u->first_level + i);
-        memcpy(dst + at, u->borrowed[i], n);
+    for (uint32_t i = 0; i < p->levels; i++) {
+        uint64_t n = level_bytes(u->target, u->first_level + p->level + i);
+        memcpy(dst + at, u->borrowed[p->level + i], n);
         at += RILL_ALIGN_UP(n, (uint64_t)16);
     }
 }
@@ -668,52 +693,11 @@ static void img_barrier(VkCommandBuffer cb, VkImage image, uint32_t mip, uint32_
     vkCmdPipelineBarrier2(cb, &dep);
 }
 
-/* Levels given as data (no generation). The previous contents of those levels are discarded; the
- * barrier waits for every earlier command (a replacement may follow frames that sampled them). */
-static void record_level_upload(VkCommandBuffer cb, rill__img *img, const vk_upload *u,
-                                VkBuffer src, uint64_t src_off) {
-    VkImage image = img->img;
-    img_barrier(cb, image, u->first_level, u->level_count, VK_IMAGE_LAYOUT_UNDEFINED,
-                VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0,
-                VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
-    VkBufferImageCopy copies[RILL__MAX_MIPS];
-    uint64_t at = src_off;
-    uint32_t n = RILL_MIN(u->level_count, (uint32_t)RILL__MAX_MIPS);
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t level = u->first_level + i;
-        VkBufferImageCopy *c = &copies[i];
-        memset(c, 0, sizeof(*c));
-        c->bufferOffset = at;
-        c->imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
-        c->imageSubresource.mipLevel = level;
-        c->imageSubresource.layerCount = 1;
-        c->imageExtent.width = RILL_MAX(img->desc.width >> level, 1u);
-        c->imageExtent.height = RILL_MAX(img->desc.height >> level, 1u);
-        c->imageExtent.depth = 1;
-        at += RILL_ALIGN_UP(level_bytes(img, level), (uint64_t)16);
-    }
-    vkCmdCopyBufferToImage(cb, src, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, n, copies);
-    img_barrier(cb, image, u->first_level, u->level_count, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
-                VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-                VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
-}
-
-static void record_image_upload(VkCommandBuffer cb, rill__img *img, VkBuffer src,
-                                uint64_t src_off) {
+/* Generates levels 1.. of img from level 0 (in TRANSFER_DST, as every level is) with blits, and
+ * leaves every level ready to sample. */
+static void record_mip_chain(VkCommandBuffer cb, rill__img *img) {
     VkImage image = img->img;
     uint32_t mips = img->desc.mips;
-    img_barrier(cb, image, 0, mips, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                VK_PIPELINE_STAGE_2_NONE, 0, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
-                VK_ACCESS_2_TRANSFER_WRITE_BIT);
-    VkBufferImageCopy copy = {0};
-    copy.bufferOffset = src_off;
-    copy.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
-    copy.imageSubresource.layerCount = 1;
-    copy.imageExtent.width = img->desc.width;
-    copy.imageExtent.height = img->desc.height;
-    copy.imageExtent.depth = 1;
-    vkCmdCopyBufferToImage(cb, src, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
     int32_t w = (int32_t)img->desc.width, h = (int32_t)img->desc.height;
     for (uint32_t m = 1; m < mips; m++) {
         img_barrier(cb, image, m - 1, 1, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
@@ -748,53 +732,141 @@ static void record_image_upload(VkCommandBuffer cb, rill__img *img, VkBuffer src
                 VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
 }
 
-/* Records queued uploads in FIFO order until the frame's byte budget is spent. The first upload
- * of a frame always goes (through a temporary staging buffer when it exceeds the budget), so a
- * single huge resource cannot stall the queue forever. */
-void rill__vk_record_uploads(rill__gpu *gpu, VkCommandBuffer cb, vk_frame *f) {
-    uint64_t budget = gpu->desc.upload_budget_bytes;
-    uint32_t done = 0;
-    bool any_buffer = false;
-    gpu->uploaded_last_frame = 0;
-    for (; done < gpu->uploads.len; done++) {
-        vk_upload *u = &gpu->uploads.data[done];
-        uint64_t need = RILL_ALIGN_UP(u->size, (uint64_t)16);
-        rill__buf *src = f->staging;
-        uint64_t src_off = RILL_ALIGN_UP(f->staging_used, (uint64_t)16);
-        if (src_off + need > budget) {
-            if (done > 0) {
-                break;
-            }
-            src = rill__buf_create(gpu, need, RILL__BUF_TRANSFER_SRC, true, "oversized staging",
-                                   NULL);
-            if (!src) {
-                break;
-            }
-            src_off = 0;
+/* The copies of image piece p (whole levels, or a band of rows of one level) from src_off. */
+static uint32_t piece_copies(const rill__img *img, const rill__upload_shape *s,
+                             const rill__upload_piece *p, uint64_t src_off,
+                             VkBufferImageCopy *copies) {
+    uint32_t n = p->rows ? 1u : RILL_MIN(p->levels, (uint32_t)RILL__MAX_MIPS);
+    uint32_t texel_rows = s->block ? 4u : 1u;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t level = s->first_level + p->level + i;
+        uint32_t h = RILL_MAX(img->desc.height >> level, 1u);
+        VkBufferImageCopy *c = &copies[i];
+        memset(c, 0, sizeof(*c));
+        c->bufferOffset = src_off + rill__upload_level_offset(s, p->level + i) -
+                          rill__upload_level_offset(s, p->level);
+        c->imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+        c->imageSubresource.mipLevel = level;
+        c->imageSubresource.layerCount = 1;
+        c->imageExtent.width = RILL_MAX(img->desc.width >> level, 1u);
+        c->imageExtent.height = h;
+        c->imageExtent.depth = 1;
+        if (p->rows) { /* a band: rows of pixels, or of 4x4 blocks */
+            uint32_t y = p->row * texel_rows;
+            c->bufferOffset = src_off;
+            c->imageOffset.y = (int32_t)y;
+            c->imageExtent.height = RILL_MIN(p->rows * texel_rows, h - y);
         }
-        upload_copy_out(u, (uint8_t *)src->mapped + src_off);
-        if (src == f->staging) {
-            f->staging_used = src_off + need;
-        }
-        if (u->is_image && !u->gen_mips) {
-            record_level_upload(cb, u->target, u, src->buf, src_off);
-            ((rill__img *)u->target)->ready = true;
-        } else if (u->is_image) {
-            record_image_upload(cb, u->target, src->buf, src_off);
-            ((rill__img *)u->target)->ready = true;
+    }
+    return n;
+}
+
+/* Image piece p of u. The first piece of a level takes it from whatever it held (UNDEFINED: a
+ * replacement discards the old contents; the barrier waits for every earlier command, since
+ * earlier frames may have sampled it); the piece that ends the last level leaves the levels
+ * ready to sample, generating the mip chain first for rill__img_upload. Between pieces a level
+ * stays in TRANSFER_DST: the image is not ready, so nothing samples it. */
+static void record_image_piece(VkCommandBuffer cb, rill__img *img, const vk_upload *u,
+                               const rill__upload_shape *s, const rill__upload_piece *p,
+                               VkBuffer src, uint64_t src_off) {
+    VkImage image = img->img;
+    uint32_t first = s->first_level + p->level;
+    if (p->begins_level) {
+        if (u->gen_mips) {
+            img_barrier(cb, image, 0, img->desc.mips, VK_IMAGE_LAYOUT_UNDEFINED,
+                        VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_NONE, 0,
+                        VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
         } else {
-            rill__buf *dst = u->target;
-            VkBufferCopy c = {src_off, u->offset, u->size};
-            vkCmdCopyBuffer(cb, src->buf, dst->buf, 1, &c);
+            img_barrier(cb, image, first, p->levels, VK_IMAGE_LAYOUT_UNDEFINED,
+                        VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                        0, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+        }
+    }
+    VkBufferImageCopy copies[RILL__MAX_MIPS];
+    uint32_t n = piece_copies(img, s, p, src_off, copies);
+    vkCmdCopyBufferToImage(cb, src, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, n, copies);
+    if (!p->ends_level) {
+        return;
+    }
+    if (u->gen_mips) {
+        record_mip_chain(cb, img);
+    } else {
+        img_barrier(cb, image, first, p->levels, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                    VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                    VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                    VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    }
+    if (p->ends) {
+        img->ready = true;
+    }
+}
+
+/* Staging for a piece of `need` bytes: the frame's ring while it has room, else (the first piece
+ * of a frame, larger than the whole budget) a buffer of its own, destroyed once the frame ends. */
+static rill__buf *piece_staging(rill__gpu *gpu, vk_frame *f, uint64_t need, uint64_t *src_off) {
+    *src_off = RILL_ALIGN_UP(f->staging_used, (uint64_t)16);
+    if (*src_off + need <= gpu->desc.upload_budget_bytes) {
+        f->staging_used = *src_off + need;
+        return f->staging;
+    }
+    *src_off = 0;
+    return rill__buf_create(gpu, need, RILL__BUF_TRANSFER_SRC, true, "oversized staging", NULL);
+}
+
+/* Records piece p of u from staging; false when no staging could be made for it. */
+static bool record_piece(rill__gpu *gpu, VkCommandBuffer cb, vk_frame *f, vk_upload *u,
+                         const rill__upload_shape *s, const rill__upload_piece *p) {
+    uint64_t src_off = 0;
+    rill__buf *src = piece_staging(gpu, f, RILL_ALIGN_UP(p->bytes, (uint64_t)16), &src_off);
+    if (!src) {
+        return false;
+    }
+    piece_copy_out(u, s, p, (uint8_t *)src->mapped + src_off);
+    if (u->is_image) {
+        record_image_piece(cb, u->target, u, s, p, src->buf, src_off);
+    } else {
+        rill__buf *dst = u->target;
+        VkBufferCopy c = {src_off, u->offset + p->src, p->bytes};
+        vkCmdCopyBuffer(cb, src->buf, dst->buf, 1, &c);
+        if (p->ends) {
             dst->ready = true;
             dst->uploads_done = RILL_MAX(dst->uploads_done, u->seq);
-            any_buffer = true;
         }
-        if (src != f->staging) {
-            rill__buf_destroy(gpu, src); /* deferred until this frame completes */
+    }
+    if (src != f->staging) {
+        rill__buf_destroy(gpu, src); /* deferred until this frame completes */
+    }
+    return true;
+}
+
+/* Records queued uploads in FIFO order until the frame's byte budget is spent. An upload larger
+ * than what is left goes in pieces (upload_pieces.c) over the next frames, its target ready with
+ * the last; the first piece of a frame always goes (through a staging buffer of its own when one
+ * row or a whole_only upload exceeds the budget), so nothing stalls the queue forever. */
+void rill__vk_record_uploads(rill__gpu *gpu, VkCommandBuffer cb, vk_frame *f) {
+    uint64_t budget = gpu->desc.upload_budget_bytes;
+    uint64_t used = 0; /* staging bytes of this frame's pieces, each padded to 16 */
+    uint32_t done = 0;
+    bool any_buffer = false, head_touched = false;
+    gpu->uploaded_last_frame = 0;
+    while (done < gpu->uploads.len) {
+        vk_upload *u = &gpu->uploads.data[done];
+        rill__upload_shape s = upload_shape(u);
+        rill__upload_piece p;
+        bool first = gpu->uploaded_last_frame == 0;
+        if (!rill__upload_next_piece(&s, &u->at, used < budget ? budget - used : 0, first, &p) ||
+            !record_piece(gpu, cb, f, u, &s, &p)) {
+            break;
         }
-        gpu->uploaded_last_frame += u->size;
-        rill__vk_upload_free(u);
+        used += RILL_ALIGN_UP(p.bytes, (uint64_t)16);
+        any_buffer |= !u->is_image;
+        head_touched = !p.ends;
+        rill__upload_advance(&s, &u->at, &p);
+        gpu->uploaded_last_frame += p.bytes;
+        if (p.ends) {
+            rill__vk_upload_free(u);
+            done++;
+        }
     }
     if (any_buffer) {
         rill__vk_memory_barrier(cb, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
@@ -806,10 +878,10 @@ void rill__vk_record_uploads(rill__gpu *gpu, VkCommandBuffer cb, vk_frame *f) {
                 (gpu->uploads.len - done) * sizeof(vk_upload));
         gpu->uploads.len -= done;
     }
-    gpu->upload_figures.uploads = done;
+    gpu->upload_figures.uploads = done + (head_touched ? 1u : 0u);
     gpu->upload_figures.backlog_bytes = 0;
     for (uint32_t i = 0; i < gpu->uploads.len; i++) {
-        gpu->upload_figures.backlog_bytes += gpu->uploads.data[i].size;
+        gpu->upload_figures.backlog_bytes += gpu->uploads.data[i].size - gpu->uploads.data[i].at.done;
     }
 }
 

@@ -13,6 +13,7 @@
 #include "../gpu_backend.h"
 #include "../gpu_scratch.h"
 #include "../range_alloc.h"
+#include "../upload_pieces.h"
 
 #define RILL__VK_MAX_FRAMES 3
 #define RILL__VK_MAX_QUERIES                                                                       \
@@ -135,6 +136,7 @@ typedef struct vk_upload {
     bool gen_mips;
     uint32_t first_level, level_count;
     uint64_t seq; /* buffers: the target's upload number (rill__buf_upload_seq) */
+    rill__upload_cursor at; /* how much of it earlier frames recorded (upload_pieces.h) */
 } vk_upload;
 
 /* Frees an upload's copy, or ends a borrowed upload (its release callback runs). */
