@@ -525,27 +525,27 @@ static void test_capture_shows_what_is_behind(void **state) {
     scene_close(&sc);
 }
 
-/* Textures queued after the capture's own render textures, under a 64 KiB budget: one a frame
- * (the first upload of a frame always goes), so the queue stays long after the capture's targets
- * have uploaded. */
+/* Textures queued after the capture's own render textures (six of 512 x 512 RGBA8, 1 MiB each),
+ * under a 1 MiB budget: one a frame, so the queue stays long after the capture's targets have
+ * uploaded. */
 #define BACKLOG_TEXTURES 12
 static void queue_backlog(rill_renderer *r) {
-    static uint8_t px[128 * 128 * 4];
+    static uint8_t px[512 * 512 * 4];
     rill_error err = {0};
     for (int i = 0; i < BACKLOG_TEXTURES; i++) {
         px[i] = (uint8_t)i;
-        rill_texture_desc td = {.pixels = px, .width = 128, .height = 128, .label = "backlog"};
+        rill_texture_desc td = {.pixels = px, .width = 512, .height = 512, .label = "backlog"};
         assert_true(rill_render_texture_create(r, &td, &err).id != 0);
     }
 }
 
 /* The capture scene of test_capture_shows_what_is_behind drawn frame by frame with the probe:
  * the frame (1-based) whose bake finished, then the picture three frames later. With backlog,
- * under a 64 KiB upload budget, textures are queued after the first frame; *drained is then the
+ * under a 1 MiB upload budget, textures are queued after the first frame; *drained is then the
  * first frame after it whose uploads left none queued. */
 static uint32_t capture_frames_with(uint32_t faces, bool backlog, uint8_t *px, uint32_t *drained) {
     g_capture_faces = faces;
-    g_upload_budget = backlog ? 64u << 10 : 0;
+    g_upload_budget = backlog ? 1u << 20 : 0;
     scene sc;
     bool opened = scene_open(&sc);
     g_capture_faces = 0;
