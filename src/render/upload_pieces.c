@@ -51,7 +51,8 @@ static bool next_bytes(const rill__upload_shape *s, const rill__upload_cursor *c
             }
         }
     }
-    *out = (rill__upload_piece){.src = c->done, .bytes = n, .levels = s->image ? s->level_count : 0};
+    *out =
+        (rill__upload_piece){.src = c->done, .bytes = n, .levels = s->image ? s->level_count : 0};
     out->ends = n == rest;
     out->begins_level = c->done == 0;
     out->ends_level = out->ends;
@@ -96,15 +97,15 @@ static bool next_band(const rill__upload_shape *s, const rill__upload_cursor *c,
         }
         rows = 1;
     }
-    *out = (rill__upload_piece){
-        .src = rill__upload_level_offset(s, c->level) + (uint64_t)c->row * row_bytes,
-        .bytes = (uint64_t)rows * row_bytes,
-        .level = c->level,
-        .levels = 1,
-        .row = c->row,
-        .rows = rows,
-        .begins_level = c->row == 0,
-        .ends_level = c->row + rows == total};
+    *out = (rill__upload_piece){.src = rill__upload_level_offset(s, c->level) +
+                                       (uint64_t)c->row * row_bytes,
+                                .bytes = (uint64_t)rows * row_bytes,
+                                .level = c->level,
+                                .levels = 1,
+                                .row = c->row,
+                                .rows = rows,
+                                .begins_level = c->row == 0,
+                                .ends_level = c->row + rows == total};
     out->ends = out->ends_level && c->level + 1u == s->level_count;
     return true;
 }

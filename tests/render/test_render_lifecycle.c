@@ -232,11 +232,8 @@ static rill_mesh grid_mesh(rill_renderer *r, uint32_t n, rill_error *err) {
             k += 6;
         }
     }
-    rill_mesh_desc md = {.vertices = v,
-                         .vertex_count = n * n,
-                         .indices = idx,
-                         .index_count = k,
-                         .label = "grid"};
+    rill_mesh_desc md = {
+        .vertices = v, .vertex_count = n * n, .indices = idx, .index_count = k, .label = "grid"};
     rill_mesh m = rill_render_mesh_create(r, &md, err);
     rill_free(v);
     rill_free(idx);

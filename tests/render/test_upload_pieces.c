@@ -27,8 +27,7 @@ typedef struct played {
 /* Plays frames of `budget` until the upload ends, copying each piece from src into dst at the
  * same packed offset (so dst == src afterwards when the pieces cover every byte). A frame over
  * budget must be a single piece. */
-static played play(const rill__upload_shape *s, uint64_t budget, const uint8_t *src,
-                   uint8_t *dst) {
+static played play(const rill__upload_shape *s, uint64_t budget, const uint8_t *src, uint8_t *dst) {
     played out = {0};
     rill__upload_cursor c = {0};
     bool ended = false;
@@ -36,8 +35,8 @@ static played play(const rill__upload_shape *s, uint64_t budget, const uint8_t *
         uint64_t used = 0, copied = 0;
         uint32_t pieces = 0;
         rill__upload_piece p;
-        while (!ended && rill__upload_next_piece(s, &c, used < budget ? budget - used : 0,
-                                                 pieces == 0, &p)) {
+        while (!ended &&
+               rill__upload_next_piece(s, &c, used < budget ? budget - used : 0, pieces == 0, &p)) {
             assert_true(p.bytes > 0);
             assert_true(p.src + p.bytes <= s->size);
             memcpy(dst + p.src, src + p.src, p.bytes);

@@ -286,8 +286,8 @@ static rill__upload_shape upload_shape(const null_upload *u) {
         s.level_count = u->level_count;
         s.unit_bytes = rill__fmt_unit_bytes(img->desc.format);
         s.block = rill__fmt_is_block(img->desc.format);
-        s.whole_only = img->ready || img->desc.depth > 1 ||
-                       (u->gen_mips && u->size != level_bytes(img, 0));
+        s.whole_only =
+            img->ready || img->desc.depth > 1 || (u->gen_mips && u->size != level_bytes(img, 0));
     }
     return s;
 }
@@ -333,7 +333,8 @@ void rill__null_record_uploads(rill__gpu *gpu) {
     gpu->upload_figures.uploads = done + (head_touched ? 1u : 0u);
     gpu->upload_figures.backlog_bytes = 0;
     for (uint32_t i = 0; i < gpu->uploads.len; i++) {
-        gpu->upload_figures.backlog_bytes += gpu->uploads.data[i].size - gpu->uploads.data[i].at.done;
+        gpu->upload_figures.backlog_bytes +=
+            gpu->uploads.data[i].size - gpu->uploads.data[i].at.done;
     }
 }
 

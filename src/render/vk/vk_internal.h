@@ -135,7 +135,7 @@ typedef struct vk_upload {
      * data holds levels [first_level, first_level + level_count), each 16-byte aligned. */
     bool gen_mips;
     uint32_t first_level, level_count;
-    uint64_t seq; /* buffers: the target's upload number (rill__buf_upload_seq) */
+    uint64_t seq;           /* buffers: the target's upload number (rill__buf_upload_seq) */
     rill__upload_cursor at; /* how much of it earlier frames recorded (upload_pieces.h) */
 } vk_upload;
 
