@@ -147,8 +147,19 @@ const char *rill_cli_who(const char *cmd) {
     return who;
 }
 
+static const char *opt_name_at(const void *ctx, uint32_t i) {
+    return ((const rill_cli_parser *)ctx)->opts[i].name;
+}
+
 static int unexpected(const rill_cli_parser *p, const char *a) {
-    fprintf(stderr, "%s: unexpected argument '%s'\n", rill_cli_who(p->cmd), a);
+    const char *near =
+        a[0] == '-' ? rill_suggest_name(a, strlen(a), opt_name_at, p, p->opt_count) : NULL;
+    if (near) {
+        fprintf(stderr, "%s: unexpected argument '%s'; did you mean %s?\n", rill_cli_who(p->cmd),
+                a, near);
+    } else {
+        fprintf(stderr, "%s: unexpected argument '%s'\n", rill_cli_who(p->cmd), a);
+    }
     p->usage(stderr);
     return 2;
 }

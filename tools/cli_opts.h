@@ -4,7 +4,7 @@
  * prints one message shape for every command:
  *   rill CMD: OPT needs a value
  *   rill CMD: bad OPT 'VALUE' (want WANT)          (enums: "(one of a, b, c)")
- *   rill CMD: unexpected argument 'ARG'            (then the usage)
+ *   rill CMD: unexpected argument 'ARG'[; did you mean OPT?]   (then the usage)
  * --help / -h print the usage on stdout; --effect and --plugins go to rill_cli_effects_arg. */
 #ifndef RILL_TOOLS_CLI_OPTS_H
 #define RILL_TOOLS_CLI_OPTS_H

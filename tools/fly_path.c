@@ -73,10 +73,17 @@ bool fly_read_path(const char *file, fly_key *keys, uint32_t *out_n, char *why, 
         return false;
     }
     const char *end = NULL;
-    cJSON *doc = cJSON_ParseWithLengthOpts((const char *)text, len, &end, false);
+    /* A UTF-8 byte-order mark at the start (Windows editors write one) is skipped. */
+    size_t skip = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3u : 0u;
+    cJSON *doc = cJSON_ParseWithLengthOpts((const char *)text + skip, len - skip, &end, false);
     if (!doc) {
         size_t at = end && end >= (const char *)text ? (size_t)(end - (const char *)text) : 0;
-        snprintf(why, cap, "%s: byte %zu: not valid JSON (or cut short)", file, at);
+        uint32_t line = 1, col = 1;
+        for (size_t i = skip; i < at && i < len; i++) {
+            line += text[i] == '\n';
+            col = text[i] == '\n' ? 1u : col + 1u;
+        }
+        snprintf(why, cap, "%s:%u:%u: not valid JSON (or cut short)", file, line, col);
         rill_free(text);
         return false;
     }

@@ -80,6 +80,22 @@ static int (*command_fn(const command *c))(int, char **) {
     return c->fn;
 }
 
+static const char *command_name_at(const void *ctx, uint32_t i) {
+    (void)ctx;
+    return COMMANDS[i].name;
+}
+
+/* "rill: unknown command 'NAME'", with the nearest command when NAME looks like a typo of one. */
+static void unknown_command(const char *name) {
+    const char *near = rill_suggest_name(name, strlen(name), command_name_at, NULL,
+                                         (uint32_t)(sizeof(COMMANDS) / sizeof(COMMANDS[0])));
+    if (near) {
+        fprintf(stderr, "rill: unknown command '%s'; did you mean '%s'?\n", name, near);
+    } else {
+        fprintf(stderr, "rill: unknown command '%s'\n", name);
+    }
+}
+
 static int cmd_help(int argc, char **argv) {
     /* COMMAND, and for scene and pack one of their subcommands (`rill help pack create`). */
     bool sub = argc > 1 && (strcmp(argv[1], "scene") == 0 || strcmp(argv[1], "pack") == 0);
@@ -109,7 +125,7 @@ static int cmd_help(int argc, char **argv) {
             return fn(2, sub_argv);
         }
     }
-    fprintf(stderr, "rill: unknown command '%s'\n", argv[1]);
+    unknown_command(argv[1]);
     return 2;
 }
 
@@ -417,7 +433,8 @@ int main(int argc, char **argv) {
             return fn(argc - 1, argv + 1);
         }
     }
-    fprintf(stderr, "rill: unknown command '%s'\n\n", name);
+    unknown_command(name);
+    fprintf(stderr, "\n");
     print_usage(stderr);
     return 2;
 }

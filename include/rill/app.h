@@ -6,8 +6,8 @@
  *   The TOML reader lives in formats (rill/formats/toml.h) so every module can read settings.
  *
  *   rill_project_from_toml() turns a document into a rill_project with every default resolved in
- *   one place (rill_project_defaults). Unknown keys are warnings that name their line; a known key
- *   with a value of the wrong type is an error.
+ *   one place (rill_project_defaults). Unknown keys (with a "did you mean") and values of the
+ *   wrong type (the default is kept) are warnings that name their line, so a project always loads.
  *
  * ON RUN MODES AND THE STREAMING GATE
  *   The gate, the streaming camera and the streamers live in the stream module (rill/stream.h).
@@ -145,10 +145,11 @@ typedef struct rill_project {
 
 /* Fills *out with the defaults listed above. */
 void rill_project_defaults(rill_project *out);
-/* Fills *out from a document: defaults first, then every known key. Unknown keys and tables and
- * out-of-range values (clamped) are warnings; a known key holding the wrong type is an error
- * (RILL_ERR_PARSE with the place). doc may be NULL (defaults only). On error *out holds the
- * defaults plus whatever was read before the error. */
+/* Fills *out from a document: defaults first, then every known key. Everything wrong in a read
+ * document is a warning naming file:line:column, so the project still loads: unknown keys and
+ * tables (with the nearest known key: "did you mean 'window.fullscreen'?"), a known key holding
+ * the wrong type (the setting keeps its default) and out-of-range values (clamped). doc may be
+ * NULL (defaults only). Fails only when out is NULL. */
 rill_result rill_project_from_toml(const rill_toml *doc, rill_project *out, rill_error *err);
 /* The texture streaming settings of a project's [streaming.texture] (the other fields at
  * rill_texstream_settings_default); project NULL = the defaults. */

@@ -344,6 +344,16 @@ void rill_strbuf_free(rill_strbuf *sb);
 /* True when a and b are equal ignoring ASCII case. */
 bool rill_str_ieq(const char *a, const char *b);
 
+/* suggest.c: "did you mean". Of the count names get(ctx, i) gives (NULL ones skipped), the one
+ * closest to name[0..len) by edit distance (case ignored, a swap of two neighbours is one edit)
+ * when it is close enough to be a typo of it (at most a third of its letters, 1 to 3), else NULL.
+ * Names longer than 64 bytes are never suggested. */
+const char *rill_suggest_name(const char *name, size_t len,
+                              const char *(*get)(const void *ctx, uint32_t i), const void *ctx,
+                              uint32_t count);
+/* rill_suggest_name over an array of count NUL-terminated names. */
+const char *rill_suggest_from_list(const char *name, const char *const *names, uint32_t count);
+
 /* >>map --------------------------------------------------------------------------------------- */
 
 /* An open-addressing hash map from u64 keys to u64 values (linear probing, tombstone-free

@@ -106,7 +106,6 @@ static const known_key KNOWN[] = {
 typedef struct reader {
     const char *file;
     rill_project *out;
-    rill_error *err;
     bool title_set;
 } reader;
 
@@ -124,21 +123,52 @@ static void warn(reader *r, const rill_toml_value *v, bool at_key, const char *f
                   at_key ? rill_toml_value_key_col(v) : rill_toml_value_col(v), what);
 }
 
-static rill_result type_error(reader *r, const rill_toml_value *v, const char *path,
-                              const char *expected) {
-    return rill_error_set(r->err, RILL_ERR_PARSE, "%s:%u:%u: '%s' must be %s, not %s", r->file,
-                          rill_toml_value_line(v), rill_toml_value_col(v), path, expected,
-                          rill_toml_type_name(rill_toml_value_type(v)));
+/* The default the field of k still holds (rill_project_defaults ran first), as TOML text. */
+static const char *default_text(const reader *r, const known_key *k, char *buf, size_t cap) {
+    const char *base = (const char *)r->out;
+    const void *field = base + k->offset;
+    switch (k->kind) {
+    case K_NAME:
+    case K_PATH:
+        snprintf(buf, cap, "\"%s\"", (const char *)field);
+        break;
+    case K_DIMENSION:
+        snprintf(buf, cap, "%u", *(const uint32_t *)field);
+        break;
+    case K_BOOL:
+        snprintf(buf, cap, "%s", *(const bool *)field ? "true" : "false");
+        break;
+    case K_QUALITY:
+        snprintf(buf, cap, "\"%s\"",
+                 rill_graphics_quality_name(*(const rill_graphics_quality *)field));
+        break;
+    case K_FLOAT:
+        snprintf(buf, cap, "%g", (double)*(const float *)field);
+        break;
+    case K_BYTES:
+        snprintf(buf, cap, "%llu", (unsigned long long)*(const uint64_t *)field);
+        break;
+    }
+    return buf;
 }
 
-static rill_result apply(reader *r, const known_key *k, const rill_toml_value *v) {
+/* A value of the wrong type is a warning: the setting keeps its default, the project loads. */
+static void type_error(reader *r, const rill_toml_value *v, const known_key *k,
+                       const char *expected) {
+    char def[160];
+    warn(r, v, false, "'%s' must be %s, not %s; using the default %s", k->path, expected,
+         rill_toml_type_name(rill_toml_value_type(v)), default_text(r, k, def, sizeof def));
+}
+
+static void apply(reader *r, const known_key *k, const rill_toml_value *v) {
     char *base = (char *)r->out;
     rill_toml_type t = rill_toml_value_type(v);
     switch (k->kind) {
     case K_NAME:
     case K_PATH: {
         if (t != RILL_TOML_STRING) {
-            return type_error(r, v, k->path, "a string");
+            type_error(r, v, k, "a string");
+            return;
         }
         size_t cap = k->kind == K_NAME ? RILL_PROJECT_NAME_MAX : RILL_PROJECT_PATH_MAX;
         const char *s = rill_toml_value_string(v, "");
@@ -149,11 +179,12 @@ static rill_result apply(reader *r, const known_key *k, const rill_toml_value *v
         if (k->offset == offsetof(rill_project, window.title)) {
             r->title_set = true;
         }
-        return RILL_OK;
+        return;
     }
     case K_DIMENSION: {
         if (t != RILL_TOML_INT) {
-            return type_error(r, v, k->path, "an integer");
+            type_error(r, v, k, "an integer");
+            return;
         }
         int64_t i = rill_toml_value_int(v, 0);
         int64_t c = RILL_CLAMP(i, (int64_t)k->lo, (int64_t)k->hi);
@@ -162,17 +193,19 @@ static rill_result apply(reader *r, const known_key *k, const rill_toml_value *v
                  (long long)i, k->lo, k->hi, (long long)c);
         }
         *(uint32_t *)(void *)(base + k->offset) = (uint32_t)c;
-        return RILL_OK;
+        return;
     }
     case K_BOOL:
         if (t != RILL_TOML_BOOL) {
-            return type_error(r, v, k->path, "a boolean");
+            type_error(r, v, k, "a boolean");
+            return;
         }
         *(bool *)(void *)(base + k->offset) = rill_toml_value_bool(v, false);
-        return RILL_OK;
+        return;
     case K_QUALITY: {
         if (t != RILL_TOML_STRING) {
-            return type_error(r, v, k->path, "a string (\"Low\", \"Medium\" or \"High\")");
+            type_error(r, v, k, "a string (\"Low\", \"Medium\" or \"High\")");
+            return;
         }
         rill_graphics_quality q = rill_graphics_quality_parse(rill_toml_value_string(v, ""));
         if (q == RILL_QUALITY_DEFAULT) {
@@ -181,16 +214,17 @@ static rill_result apply(reader *r, const known_key *k, const rill_toml_value *v
             q = RILL_QUALITY_MEDIUM;
         }
         *(rill_graphics_quality *)(void *)(base + k->offset) = q;
-        return RILL_OK;
+        return;
     }
     case K_FLOAT: {
         if (t != RILL_TOML_FLOAT && t != RILL_TOML_INT) {
-            return type_error(r, v, k->path, "a number");
+            type_error(r, v, k, "a number");
+            return;
         }
         double d = rill_toml_value_float(v, 0.0);
         if (isnan(d)) {
             warn(r, v, false, "'%s' is nan; keeping the default", k->path);
-            return RILL_OK;
+            return;
         }
         double c = RILL_CLAMP(d, k->lo, k->hi);
         if (c != d) {
@@ -198,11 +232,12 @@ static rill_result apply(reader *r, const known_key *k, const rill_toml_value *v
                  k->hi, c);
         }
         *(float *)(void *)(base + k->offset) = (float)c;
-        return RILL_OK;
+        return;
     }
     case K_BYTES: {
         if (t != RILL_TOML_INT) {
-            return type_error(r, v, k->path, "an integer");
+            type_error(r, v, k, "an integer");
+            return;
         }
         int64_t i = rill_toml_value_int(v, 0);
         if (i < 0) {
@@ -210,10 +245,10 @@ static rill_result apply(reader *r, const known_key *k, const rill_toml_value *v
             i = 0;
         }
         *(uint64_t *)(void *)(base + k->offset) = (uint64_t)i;
-        return RILL_OK;
+        return;
     }
     }
-    return RILL_OK;
+    return;
 }
 
 /* Whether any known key lies under the table `prefix` (so the table itself is known). */
@@ -235,9 +270,77 @@ static const known_key *known_leaf(const char *path) {
     return NULL;
 }
 
+/* >>did you mean ------------------------------------------------------------------------------ */
+
+#define KEY_SEGMENTS_MAX 64 /* more than KNOWN has */
+
+typedef struct segments {
+    char name[KEY_SEGMENTS_MAX][48];
+    uint32_t count;
+} segments;
+
+static const char *segment_get(const void *ctx, uint32_t i) {
+    return ((const segments *)ctx)->name[i];
+}
+
+static void segment_add(segments *s, const char *from, size_t len) {
+    if (s->count < KEY_SEGMENTS_MAX && len < sizeof s->name[0]) {
+        memcpy(s->name[s->count], from, len);
+        s->name[s->count++][len] = '\0';
+    }
+}
+
+/* Into out: "; did you mean 'P.X'?" where X is the known key or table under the table P =
+ * path[0..plen) closest to the unknown leaf path[plen..] (plen skips its dot), or else the known
+ * key anywhere whose last part is closest to the leaf (`render_scale` under [window] is
+ * 'rendering.render_scale'); "" when nothing is close. */
+static void suggest_key(const char *path, size_t plen, char *out, size_t cap) {
+    const char *leaf = path + plen + (plen ? 1u : 0u);
+    segments near = {0};
+    for (size_t i = 0; i < RILL_COUNTOF(KNOWN); i++) {
+        const char *k = KNOWN[i].path;
+        if (plen && (strncmp(k, path, plen) != 0 || k[plen] != '.')) {
+            continue;
+        }
+        const char *seg = k + plen + (plen ? 1u : 0u);
+        const char *dot = strchr(seg, '.');
+        segment_add(&near, seg, dot ? (size_t)(dot - seg) : strlen(seg));
+    }
+    const char *hit = rill_suggest_name(leaf, strlen(leaf), segment_get, &near, near.count);
+    if (hit) {
+        snprintf(out, cap, "; did you mean '%.*s%s%s'?", (int)plen, path, plen ? "." : "", hit);
+        return;
+    }
+    segments last = {0};
+    for (size_t i = 0; i < RILL_COUNTOF(KNOWN); i++) {
+        const char *dot = strrchr(KNOWN[i].path, '.');
+        const char *seg = dot ? dot + 1 : KNOWN[i].path;
+        segment_add(&last, seg, strlen(seg));
+    }
+    hit = rill_suggest_name(leaf, strlen(leaf), segment_get, &last, last.count);
+    for (size_t i = 0; hit && i < RILL_COUNTOF(KNOWN); i++) {
+        const char *dot = strrchr(KNOWN[i].path, '.');
+        if (strcmp(dot ? dot + 1 : KNOWN[i].path, hit) == 0) {
+            snprintf(out, cap, "; did you mean '%s'?", KNOWN[i].path);
+            return;
+        }
+    }
+    out[0] = '\0';
+}
+
+/* Warns about the unknown member m at path (its table's path is path[0..plen)). */
+static void warn_unknown(reader *r, const rill_toml_value *m, const char *path, size_t plen) {
+    char hint[160];
+    suggest_key(path, plen, hint, sizeof hint);
+    warn(r, m, true, "unknown %s '%s' (ignored)%s",
+         rill_toml_value_type(m) == RILL_TOML_TABLE ? "table" : "key", path, hint);
+}
+
+/* >>walk -------------------------------------------------------------------------------------- */
+
 /* Walks table t whose dotted path is path[0..len). Known tables nest at most three deep, so the
  * recursion is bounded by the known keys, not by the file. */
-static rill_result walk(reader *r, const rill_toml_value *t, char *path, size_t len, size_t cap) {
+static void walk(reader *r, const rill_toml_value *t, char *path, size_t len, size_t cap) {
     for (uint32_t i = 0; i < rill_toml_value_len(t); i++) {
         const rill_toml_value *m = rill_toml_value_at(t, i);
         const char *key = rill_toml_value_key(m);
@@ -248,27 +351,21 @@ static rill_result walk(reader *r, const rill_toml_value *t, char *path, size_t 
             continue;
         }
         size_t sub = len + (size_t)n;
-        if (rill_toml_value_type(m) == RILL_TOML_TABLE && known_table(path, sub)) {
-            rill_result res = walk(r, m, path, sub, cap);
-            if (res) {
-                return res;
+        const known_key *k = known_leaf(path);
+        if (k) {
+            apply(r, k, m);
+        } else if (known_table(path, sub)) {
+            if (rill_toml_value_type(m) == RILL_TOML_TABLE) {
+                walk(r, m, path, sub, cap);
+            } else {
+                warn(r, m, false, "'%s' must be a table of settings, not %s (ignored)", path,
+                     rill_toml_type_name(rill_toml_value_type(m)));
             }
         } else {
-            const known_key *k = known_leaf(path);
-            if (k) {
-                rill_result res = apply(r, k, m);
-                if (res) {
-                    return res;
-                }
-            } else if (rill_toml_value_type(m) == RILL_TOML_TABLE) {
-                warn(r, m, true, "unknown table '%s' (ignored)", path);
-            } else {
-                warn(r, m, true, "unknown key '%s' (ignored)", path);
-            }
+            warn_unknown(r, m, path, len);
         }
         path[len] = '\0';
     }
-    return RILL_OK;
 }
 
 rill_result rill_project_from_toml(const rill_toml *doc, rill_project *out, rill_error *err) {
@@ -279,9 +376,9 @@ rill_result rill_project_from_toml(const rill_toml *doc, rill_project *out, rill
     if (!doc) {
         return RILL_OK;
     }
-    reader r = {.file = rill_toml_name(doc), .out = out, .err = err};
+    reader r = {.file = rill_toml_name(doc), .out = out};
     char path[256] = {0};
-    rill_result res = walk(&r, rill_toml_root(doc), path, 0, sizeof(path));
+    walk(&r, rill_toml_root(doc), path, 0, sizeof(path));
     /* The title follows the project name unless the file sets it. */
     if (!r.title_set) {
         snprintf(out->window.title, sizeof(out->window.title), "%s", out->name);
@@ -298,7 +395,7 @@ rill_result rill_project_from_toml(const rill_toml *doc, rill_project *out, rill
              (double)out->streaming.texture.low_distance, (double)forced);
         out->streaming.texture.low_distance = forced;
     }
-    return res;
+    return RILL_OK;
 }
 
 rill_result rill_project_load(const char *path, rill_project *out, rill_error *err) {

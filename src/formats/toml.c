@@ -69,6 +69,11 @@ static rill_result fail_at(parser *p, size_t pos, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(what, sizeof(what), fmt, ap);
     va_end(ap);
+    /* Whatever was expected, a byte-order mark where it stopped is the thing to name. */
+    if (pos + 3u <= p->len && memcmp(p->src + pos, "\xEF\xBB\xBF", 3) == 0) {
+        snprintf(what, sizeof what, "a byte-order mark (EF BB BF) is only allowed at the start of "
+                                    "the file");
+    }
     uint32_t line, col;
     line_col_of(p, pos, &line, &col);
     p->failed = RILL_ERR_PARSE;

@@ -369,7 +369,7 @@ static bool bind_component(binder *b, const rsn_doc *doc, const rsn_component *c
         }
         char hint[96] = "";
         const char *near =
-            rill__scene_suggest(pl.comp, c->name_len, type_name, b->types, b->types->count);
+            rill_suggest_name(pl.comp, c->name_len, type_name, b->types, b->types->count);
         if (near) {
             snprintf(hint, sizeof hint, "; did you mean '%s'?", near);
         }
@@ -426,7 +426,7 @@ static bool bind_component(binder *b, const rsn_doc *doc, const rsn_component *c
             place cp = pl;
             cp.field = NULL;
             const char *near =
-                rill__scene_suggest(fname, fd->name_len, field_name, ty, ty->field_count);
+                rill_suggest_name(fname, fd->name_len, field_name, ty, ty->field_count);
             bind_warn(b, &cp, fd->line, fd->col,
                       "component '%s' has no field '%.*s'; ignored%s%s%s", ty->name,
                       (int)fd->name_len, fname, near ? " (did you mean '" : "", near ? near : "",

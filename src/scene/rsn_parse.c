@@ -247,7 +247,11 @@ static void next(parser *p) {
     default:
         break;
     }
-    if ((unsigned char)c >= 0x20 && (unsigned char)c < 0x7f) {
+    if ((unsigned char)c == 0xEF && (unsigned char)s[i + 1] == 0xBB &&
+        (unsigned char)s[i + 2] == 0xBF) { /* s is NUL-terminated: each test stops at the end */
+        fail_at(p, t->line, t->col,
+                "a byte-order mark (EF BB BF) is only allowed at the start of the file");
+    } else if ((unsigned char)c >= 0x20 && (unsigned char)c < 0x7f) {
         fail_at(p, t->line, t->col, "unexpected character '%c'", c);
     } else {
         fail_at(p, t->line, t->col, "unexpected byte 0x%02x", (unsigned char)c);
@@ -524,43 +528,44 @@ rill_result rill__rsn_parse_owned(rsn_doc *doc, const char *path, char *src, siz
         return RILL_ERR_LIMIT;
     }
     parser p = {.doc = doc, .s = src, .line = 1, .err = err};
-    if (len >= 3 && (unsigned char)src[0] == 0xEF && (unsigned char)src[1] == 0xBB &&
-        (unsigned char)src[2] == 0xBF) {
-        fail_at(&p, 1, 1, "byte-order mark is not allowed");
-    } else {
-        /* Canonical text spends ~30 bytes per field; reserving a little more costs only address
-         * space (pages are touched when written), while regrowth copies. */
-        if (len / 24u < UINT32_MAX - 16u) {
-            rill_array_reserve(&doc->fields, (uint32_t)(len / 24u) + 16u);
-        }
+    /* A UTF-8 byte-order mark at the very start (Windows editors write one) is skipped; columns
+     * count from the byte after it. */
+    if (len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0) {
+        p.pos = 3;
+        p.line_start = 3;
+    }
+    /* Canonical text spends ~30 bytes per field; reserving a little more costs only address
+     * space (pages are touched when written), while regrowth copies. */
+    if (len / 24u < UINT32_MAX - 16u) {
+        rill_array_reserve(&doc->fields, (uint32_t)(len / 24u) + 16u);
+    }
+    next(&p);
+    if (!p.failed && !tok_is(&p, "rsn")) {
+        fail_at(&p, p.tok.line, p.tok.col, "expected the version line 'rsn %u'", RSN_VERSION);
+    } else if (!p.failed) {
         next(&p);
-        if (!p.failed && !tok_is(&p, "rsn")) {
-            fail_at(&p, p.tok.line, p.tok.col, "expected the version line 'rsn %u'", RSN_VERSION);
-        } else if (!p.failed) {
-            next(&p);
-            uint32_t v = 0;
-            if (!p.failed && parse_id(&p, &v, "a format version")) {
-                doc->version = v;
-                if (v != RSN_VERSION) {
-                    p.failed = true;
-                    rill_error_set(err, RILL_ERR_VERSION,
-                                   "%s:1:1: format version %u is not supported (this reader: %u)",
-                                   doc->path, v, RSN_VERSION);
-                }
+        uint32_t v = 0;
+        if (!p.failed && parse_id(&p, &v, "a format version")) {
+            doc->version = v;
+            if (v != RSN_VERSION) {
+                p.failed = true;
+                rill_error_set(err, RILL_ERR_VERSION,
+                               "%s:1:1: format version %u is not supported (this reader: %u)",
+                               doc->path, v, RSN_VERSION);
             }
         }
-        while (!p.failed && p.tok.kind != TOK_EOF) {
-            if (!tok_is(&p, "entity")) {
-                char buf[64];
-                fail_at(&p, p.tok.line, p.tok.col, "expected 'entity', found %s",
-                        tok_desc(&p, &p.tok, buf, sizeof buf));
-                break;
-            }
-            parse_entity(&p);
+    }
+    while (!p.failed && p.tok.kind != TOK_EOF) {
+        if (!tok_is(&p, "entity")) {
+            char buf[64];
+            fail_at(&p, p.tok.line, p.tok.col, "expected 'entity', found %s",
+                    tok_desc(&p, &p.tok, buf, sizeof buf));
+            break;
         }
-        if (!p.failed) {
-            link_parents(&p);
-        }
+        parse_entity(&p);
+    }
+    if (!p.failed) {
+        link_parents(&p);
     }
     if (p.failed) {
         rill_result code = err ? err->code : RILL_ERR_PARSE;

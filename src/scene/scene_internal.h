@@ -39,11 +39,6 @@ void rill__scene_types_retain(scene_types *t);
 void rill__scene_types_release(scene_types *t);
 /* Index of the type named name[0..len) in t->items, or -1. */
 int32_t rill__scene_types_find(const scene_types *t, const char *name, size_t len);
-/* suggest.c: of the count names get(ctx, i) gives, the one closest to name[0..len) when it is
- * close enough to be a typo of it ("did you mean"), else NULL. */
-const char *rill__scene_suggest(const char *name, size_t len,
-                                const char *(*get)(const void *ctx, uint32_t i), const void *ctx,
-                                uint32_t count);
 
 /* A component ready to add: id and the offset of its bytes in the blob. */
 typedef struct bound_comp {

@@ -73,7 +73,10 @@ static void scene_refresh(rill_scripts *s, scene_handle *h) {
 }
 
 static scene_handle *check_scene(lua_State *L, int idx) {
-    scene_handle *h = luaL_checkudata(L, idx, SCRIPT_MT_SCENE);
+    scene_handle *h = luaL_testudata(L, idx, SCRIPT_MT_SCENE);
+    if (!h) {
+        rill__script_arg_error(L, idx, "a scene handle");
+    }
     scene_refresh(rill__script_get(L), h);
     return h;
 }
@@ -140,7 +143,8 @@ static int r_load_scene(lua_State *L) {
         additive = lua_toboolean(L, -1);
         lua_getfield(L, 2, "position");
         if (!lua_isnil(L, -1) && !rill__script_to_vec(L, -1, pos, 3)) {
-            return luaL_error(L, "load_scene: opts.position is a vec3");
+            return luaL_error(L, "load_scene: opts.position must be a vec3, not %s",
+                              rill__script_value_name(L, -1));
         }
         lua_getfield(L, 2, "name");
         name = lua_tostring(L, -1);
@@ -469,7 +473,7 @@ static int r_gamepad_axis(lua_State *L) {
 
 static void check_vec3(lua_State *L, int idx, float out[3], const char *what) {
     if (!rill__script_to_vec(L, idx, out, 3)) {
-        luaL_error(L, "%s is a vec3", what);
+        luaL_error(L, "%s must be a vec3, not %s", what, rill__script_value_name(L, idx));
     }
 }
 
@@ -821,6 +825,8 @@ void rill__script_open_engine(lua_State *L, rill_scripts *s) {
     lua_newtable(L);
     lua_setfield(L, LUA_REGISTRYINDEX, "rill.scenes");
     luaL_newmetatable(L, SCRIPT_MT_SCENE);
+    lua_pushstring(L, "scene handle");
+    lua_setfield(L, -2, "__name");
     static const luaL_Reg scene_methods[] = {
         {"progress", sc_progress}, {"loaded", sc_loaded}, {"state", sc_state}, {"error", sc_error},
         {"root", sc_root},         {"id", sc_id},         {NULL, NULL}};

@@ -41,16 +41,17 @@ void *rill__script_test_udata(lua_State *L, int idx, const void *meta) {
     return same ? p : NULL;
 }
 
+/* The userdata with metatable meta at idx; raises "expected <what>, got ..." for anything else. */
 static void *check_udata(lua_State *L, int idx, const void *meta, const char *what) {
     void *p = rill__script_test_udata(L, idx, meta);
     if (!p) {
-        luaL_typeerror(L, idx, what);
+        rill__script_arg_error(L, idx, what);
     }
     return p;
 }
 
 rill_entity rill__script_check_entity(lua_State *L, int idx) {
-    return *(rill_entity *)check_udata(L, idx, rill__script_get(L)->entity_meta, SCRIPT_MT_ENTITY);
+    return *(rill_entity *)check_udata(L, idx, rill__script_get(L)->entity_meta, "an entity");
 }
 
 rill_entity rill__script_opt_entity(lua_State *L, int idx) {
@@ -240,8 +241,9 @@ static void push_field(lua_State *L, rill_scripts *s, const rill_field *f, const
 }
 
 static int bad_value(lua_State *L, const char *comp, const rill_field *f, int idx) {
-    return luaL_error(L, "%s.%s is a %s; cannot set it to a %s value", comp, f->name,
-                      rill_field_type_name(f->type), rill__script_value_name(L, idx));
+    const char *type = rill_field_type_name(f->type);
+    return luaL_error(L, "%s.%s is %s %s; cannot set it to %s", comp, f->name,
+                      rill__script_article(type), type, rill__script_value_name(L, idx));
 }
 
 /* Converts the Lua value at idx into one element of the field's storage at out (raises). */
@@ -277,9 +279,12 @@ static void to_element(lua_State *L, const char *comp, const rill_field *f, int 
     case RILL_FIELD_ENTITY:
         if (lua_isnil(L, idx)) {
             *(rill_entity *)out = RILL_ENTITY_NULL;
-        } else {
-            *(rill_entity *)out = rill__script_check_entity(L, idx);
+            return;
         }
+        if (!rill__script_test_udata(L, idx, rill__script_get(L)->entity_meta)) {
+            bad_value(L, comp, f, idx);
+        }
+        *(rill_entity *)out = rill__script_check_entity(L, idx);
         return;
     case RILL_FIELD_ENUM:
         if (lua_type(L, idx) == LUA_TSTRING) {
@@ -393,12 +398,16 @@ static const rill_field *proxy_field(lua_State *L, const rill_type_desc *t) {
     if (i >= 1 && (uint64_t)i <= t->field_count) {
         return &t->fields[i - 1];
     }
-    return check_field(L, t, luaL_checkstring(L, 2));
+    if (lua_type(L, 2) != LUA_TSTRING) {
+        luaL_error(L, "%s has no field keyed by %s (field names are strings)", t->name,
+                   rill__script_value_name(L, 2));
+    }
+    return check_field(L, t, lua_tostring(L, 2));
 }
 
 static int proxy_index(lua_State *L) {
     rill_scripts *s = rill__script_get(L);
-    comp_proxy *p = check_udata(L, 1, s->component_meta, SCRIPT_MT_COMPONENT);
+    comp_proxy *p = check_udata(L, 1, s->component_meta, "a component");
     const rill_type_desc *t;
     void *data = proxy_data(L, s, p, &t);
     push_field(L, s, proxy_field(L, t), data);
@@ -407,7 +416,7 @@ static int proxy_index(lua_State *L) {
 
 static int proxy_newindex(lua_State *L) {
     rill_scripts *s = rill__script_get(L);
-    comp_proxy *p = check_udata(L, 1, s->component_meta, SCRIPT_MT_COMPONENT);
+    comp_proxy *p = check_udata(L, 1, s->component_meta, "a component");
     const rill_type_desc *t = rill_world_component_type(s->world, p->comp);
     write_field(L, s, p->entity, p->comp, t, proxy_field(L, t), 3); /* raises if it is gone */
     return 0;
@@ -415,7 +424,7 @@ static int proxy_newindex(lua_State *L) {
 
 static int proxy_tostring(lua_State *L) {
     rill_scripts *s = rill__script_get(L);
-    comp_proxy *p = check_udata(L, 1, s->component_meta, SCRIPT_MT_COMPONENT);
+    comp_proxy *p = check_udata(L, 1, s->component_meta, "a component");
     const rill_type_desc *t = rill_world_component_type(s->world, p->comp);
     const void *data = rill_world_get(s->world, p->entity, p->comp);
     rill_strbuf sb = {0};
@@ -478,6 +487,12 @@ static void push_proxy_of(lua_State *L, rill_scripts *s, int ent, rill_component
     lua_pushvalue(L, -1);
     lua_rawseti(L, -3, (lua_Integer)c.id);
     lua_remove(L, -2);
+}
+
+const char *rill__script_proxy_type(lua_State *L, int idx) {
+    rill_scripts *s = rill__script_get(L);
+    const comp_proxy *p = rill__script_test_udata(L, idx, s->component_meta);
+    return p ? rill_world_component_type(s->world, p->comp)->name : NULL;
 }
 
 /* >>entity methods ----------------------------------------------------------------------------- */
@@ -563,6 +578,16 @@ static int ent_children(lua_State *L) {
     return 1;
 }
 
+/* The key at 2 of e.key or e.key = v: a string, else an error naming what it was. */
+static const char *check_entity_key(lua_State *L) {
+    if (lua_type(L, 2) != LUA_TSTRING) {
+        luaL_error(L, "an entity has no field keyed by %s (its fields: id, name, the component "
+                      "names and the methods)",
+                   rill__script_value_name(L, 2));
+    }
+    return lua_tostring(L, 2);
+}
+
 /* e.key: a method (upvalue 1), a component by name (upvalue 2 caches name -> component id for
  * the names found before), id or name. */
 static int ent_index(lua_State *L) {
@@ -585,7 +610,7 @@ static int ent_index(lua_State *L) {
         }
         return 1;
     }
-    const char *key = luaL_checkstring(L, 2);
+    const char *key = check_entity_key(L);
     if (strcmp(key, "id") == 0) {
         lua_pushinteger(L, (lua_Integer)e);
         return 1;
@@ -616,7 +641,7 @@ static int ent_index(lua_State *L) {
 static int ent_newindex(lua_State *L) {
     rill_scripts *s = rill__script_get(L);
     rill_entity e = rill__script_check_entity(L, 1);
-    const char *key = luaL_checkstring(L, 2);
+    const char *key = check_entity_key(L);
     if (strcmp(key, "name") == 0) {
         rill_world_set_name(s->world, e, luaL_optstring(L, 3, NULL));
         return 0;
@@ -679,7 +704,7 @@ static int r_spawn(lua_State *L) {
             lua_pop(L, 1);
         }
     } else if (!lua_isnoneornil(L, 1)) {
-        return luaL_argerror(L, 1, "a name or a table");
+        return rill__script_arg_error(L, 1, "a name or a table");
     }
     lua_pushvalue(L, ent);
     return 1;
@@ -737,6 +762,8 @@ void rill__script_open_world(lua_State *L, rill_scripts *s) {
     lua_newtable(L);
     s->field_tables = luaL_ref(L, LUA_REGISTRYINDEX);
     luaL_newmetatable(L, SCRIPT_MT_ENTITY);
+    lua_pushstring(L, "entity"); /* Lua's own messages say "got entity", not the registry key */
+    lua_setfield(L, -2, "__name");
     static const luaL_Reg methods[] = {
         {"alive", ent_alive},           {"has", ent_has},           {"add", ent_add},
         {"remove", ent_remove},         {"despawn", ent_despawn},   {"parent", ent_parent},
@@ -756,6 +783,8 @@ void rill__script_open_world(lua_State *L, rill_scripts *s) {
     s->entity_meta = lua_topointer(L, -1);
     s->entity_mt = luaL_ref(L, LUA_REGISTRYINDEX);
     luaL_newmetatable(L, SCRIPT_MT_COMPONENT);
+    lua_pushstring(L, "component");
+    lua_setfield(L, -2, "__name");
     lua_pushcfunction(L, proxy_index);
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, proxy_newindex);

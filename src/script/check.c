@@ -46,7 +46,7 @@ rill_result rill_scripts_check_source(const char *path, const char *text, size_t
     }
     lua_pushfstring(L, "@%s", path);
     rill_result r = RILL_OK;
-    int st = luaL_loadbufferx(L, text ? text : "", len, lua_tostring(L, -1), "t");
+    int st = rill__script_load_text(L, text ? text : "", len, lua_tostring(L, -1));
     if (st == LUA_ERRMEM) {
         r = rill_error_set(err, RILL_ERR_LIMIT, "%s: too large to compile (over %u MiB)", path,
                            CHECK_MEMORY_LIMIT >> 20);

@@ -28,7 +28,7 @@ void rill__script_lanes_arg(lua_State *L, const script_lanes *t, int idx, const 
         return;
     }
     if (v || !rill__script_table_lanes(L, idx, out, t->n)) {
-        luaL_error(L, "%s: expected a %s, got a %s", op, t->type, rill__script_value_name(L, idx));
+        luaL_error(L, "%s: expected a %s, got %s", op, t->type, rill__script_value_name(L, idx));
     }
 }
 
@@ -47,11 +47,6 @@ const double *rill__script_lanes_value(lua_State *L, int idx, const script_lanes
         }
     }
     return NULL;
-}
-
-const char *rill__script_value_name(lua_State *L, int idx) {
-    const script_lanes *t;
-    return rill__script_lanes_value(L, idx, &t) ? t->type : luaL_typename(L, idx);
 }
 
 /* The lane a key names (its index in t->names or t->aliases), or -1 for any other key. */
@@ -101,8 +96,8 @@ static int no_field(lua_State *L, const script_lanes *t, int key) {
         return luaL_error(L, "%s has no field '%s' (its fields: %s%s)", t->type,
                           lua_tostring(L, key), fields, aliases);
     }
-    return luaL_error(L, "%s has no field %s (its fields: %s%s)", t->type, luaL_typename(L, key),
-                      fields, aliases);
+    return luaL_error(L, "%s has no field keyed by %s (its fields: %s%s)", t->type,
+                      rill__script_value_name(L, key), fields, aliases);
 }
 
 /* >>metamethods (the type's script_lanes is upvalue 1; __index has the methods as upvalue 2) -- */
@@ -135,8 +130,8 @@ static int lanes_newindex(lua_State *L) {
         return no_field(L, t, 2);
     }
     if (lua_type(L, 3) != LUA_TNUMBER) {
-        return luaL_error(L, "%s.%c is a number; cannot set it to a %s value", t->type,
-                          t->names[lane], luaL_typename(L, 3));
+        return luaL_error(L, "%s.%c is a number; cannot set it to %s", t->type, t->names[lane],
+                          rill__script_value_name(L, 3));
     }
     v[lane] = lua_tonumber(L, 3);
     return 0;
@@ -182,8 +177,8 @@ static int lanes_call(lua_State *L) {
             v[i] = lua_tonumber(L, idx);
         } else {
             char fields[3 * SCRIPT_LANES_MAX];
-            return luaL_error(L, "%s(%s): %c is a %s, not a number", t->type, field_list(t, fields),
-                              t->names[i], luaL_typename(L, idx));
+            return luaL_error(L, "%s(%s): %c is %s, not a number", t->type, field_list(t, fields),
+                              t->names[i], rill__script_value_name(L, idx));
         }
     }
     t->push(L, v);

@@ -277,6 +277,14 @@ static int sb_print(lua_State *L) {
 
 /* >>require ------------------------------------------------------------------------------------ */
 
+int rill__script_load_text(lua_State *L, const char *src, size_t len, const char *chunk) {
+    if (len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0) {
+        src += 3;
+        len -= 3;
+    }
+    return luaL_loadbufferx(L, src, len, chunk, "t");
+}
+
 char *rill__script_read(rill_scripts *s, const char *path, size_t *out_len, rill_error *err) {
     uint8_t *data = NULL;
     size_t len = 0;
@@ -324,7 +332,7 @@ static int sb_require(lua_State *L) {
     }
     char chunk[MODULE_NAME_MAX + 16];
     snprintf(chunk, sizeof(chunk), "@%s", path);
-    int st = luaL_loadbufferx(L, src, len, chunk, "t");
+    int st = rill__script_load_text(L, src, len, chunk);
     rill_free(src);
     if (st != LUA_OK) {
         return lua_error(L);

@@ -2,7 +2,8 @@
  * system, instances and lifecycle), sandbox.c (the state, globals, require, budget and memory
  * limit), api_world.c (entities and components through reflection), api_engine.c (log, scenes,
  * timers, input, raycasts, channels, cameras, events), api_vec3.c, api_quat.c and api_vecs.c (the
- * vec3, quat, vec2, vec4 and color types) and lanes.c (what those types share). */
+ * vec3, quat, vec2, vec4 and color types), lanes.c (what those types share) and names.c (what
+ * values are called in messages). */
 #ifndef RILL_SCRIPT_INTERNAL_H
 #define RILL_SCRIPT_INTERNAL_H
 
@@ -121,6 +122,9 @@ void rill__script_close(rill_scripts *s);
 void rill__script_new_env(lua_State *L, rill_scripts *s);
 /* Reads a VFS file into a buffer the caller frees (rill_free); NULL + message pushed on error. */
 char *rill__script_read(rill_scripts *s, const char *path, size_t *out_len, rill_error *err);
+/* luaL_loadbufferx of a text chunk, after a UTF-8 byte-order mark at its start (Windows editors
+ * write one; Lua's own file loader skips it too). */
+int rill__script_load_text(lua_State *L, const char *src, size_t len, const char *chunk);
 /* Starts the budget of a callback. */
 void rill__script_budget_start(rill_scripts *s);
 /* lua_pcall under the budget with a traceback handler: returns the status, the message (with its
@@ -160,14 +164,24 @@ void rill__script_lanes_arg(lua_State *L, const script_lanes *t, int idx, const 
                             double *out);
 /* The lanes of the lanes-type value at idx (its type into *out_t), or NULL for any other value. */
 const double *rill__script_lanes_value(lua_State *L, int idx, const script_lanes **out_t);
-/* The name of the value at idx for messages: a lanes type's name ("vec2"), else its Lua type's. */
-const char *rill__script_value_name(lua_State *L, int idx);
 /* Makes t's metatable (methods plus meta, with the shared __index, __newindex, __eq and
  * __tostring, and for a vector the shared arithmetic and methods, which methods and meta
  * override; its registry ref into *out_mt, its address into *out_meta) and pushes the global
  * (callable as the constructor, indexing the methods). getmetatable(v) gives the methods. */
 void rill__script_lanes_open(lua_State *L, const script_lanes *t, const luaL_Reg *methods,
                              const luaL_Reg *meta, int *out_mt, const void **out_meta);
+
+/* names.c: what values are called in messages. */
+/* "an" before a vowel, else "a". */
+const char *rill__script_article(const char *word);
+/* The value at idx as a script author knows it, with its article: "a vec3", "an entity", "a
+ * Transform component", "a scene handle", "a number", "nil" (never "userdata"). May push a string
+ * (for messages raised right after). */
+const char *rill__script_value_name(lua_State *L, int idx);
+/* Raises "bad argument #idx to 'f' (expected <expected>, got <value name>)". */
+int rill__script_arg_error(lua_State *L, int idx, const char *expected);
+/* The component type name of the component value (a proxy: e.Transform) at idx, or NULL. */
+const char *rill__script_proxy_type(lua_State *L, int idx);
 
 /* api_vec3.c */
 /* Makes the vec3 type (s->vec3_mt) and pushes the `vec3` global. */

@@ -182,7 +182,7 @@ static int load_protected(lua_State *L) {
     load_job *j = lua_touserdata(L, 1);
     script_file *f = &j->s->files.data[j->file];
     lua_pushfstring(L, "@%s", f->path);
-    if (luaL_loadbufferx(L, j->src, j->len, lua_tostring(L, -1), "t") != LUA_OK) {
+    if (rill__script_load_text(L, j->src, j->len, lua_tostring(L, -1)) != LUA_OK) {
         j->syntax = true;
         return lua_error(L);
     }
@@ -675,7 +675,7 @@ typedef struct exec_job {
 static int exec_protected(lua_State *L) {
     exec_job *j = lua_touserdata(L, 1);
     lua_pushfstring(L, "=%s", j->name);
-    if (luaL_loadbufferx(L, j->code, strlen(j->code), lua_tostring(L, -1), "t") != LUA_OK) {
+    if (rill__script_load_text(L, j->code, strlen(j->code), lua_tostring(L, -1)) != LUA_OK) {
         j->syntax = true;
         return lua_error(L);
     }

@@ -454,10 +454,11 @@ static void test_project_warnings_and_clamps(void **state) {
     assert_true(p.streaming.texture.low_distance == 105.0f); /* forced to full + 5 */
     assert_int_equal(p.warning_count, 5);
     assert_int_equal(cap.count, 5);
-    assert_non_null(strstr(cap.lines[0], "t.toml:3:1: unknown key 'window.fulscreen'"));
+    assert_string_equal(cap.lines[0], "t.toml:3:1: unknown key 'window.fulscreen' (ignored); did "
+                                      "you mean 'window.fullscreen'?");
     assert_non_null(strstr(cap.lines[1], "t.toml:5:16:"));
     assert_non_null(strstr(cap.lines[2], "t.toml:6:20:"));
-    assert_non_null(strstr(cap.lines[3], "t.toml:7:1: unknown table 'audio'"));
+    assert_string_equal(cap.lines[3], "t.toml:7:1: unknown table 'audio' (ignored)"); /* none near */
     assert_non_null(strstr(cap.lines[4], "low_distance"));
     rill_toml_destroy(doc);
 
@@ -470,20 +471,104 @@ static void test_project_warnings_and_clamps(void **state) {
     rill_toml_destroy(doc);
 }
 
+/* Warnings for the keys in text, into cap; the project read from it into p. */
+static void read_warnings(const char *text, rill_project *p, captured *cap) {
+    memset(cap, 0, sizeof *cap);
+    rill_toml *doc = parse_ok(text);
+    rill_log_set_sink(capture_sink, cap);
+    assert_int_equal(rill_project_from_toml(doc, p, NULL), RILL_OK);
+    rill_log_set_sink(NULL, NULL);
+    assert_int_equal(p->warning_count, (uint32_t)cap->count);
+    rill_toml_destroy(doc);
+}
+
+/* A misspelt key or table names the nearest known one: in its own table, else the known key of
+ * that name in another table; nothing when no known name is close. */
+static void test_project_did_you_mean(void **state) {
+    (void)state;
+    rill_project p;
+    captured cap;
+    read_warnings("[renderng]\n"
+                  "render_scale = 0.5\n"
+                  "[window]\n"
+                  "Width = 800\n"
+                  "render_scale = 0.5\n"
+                  "[streaming.textures]\n"
+                  "enabled = false\n"
+                  "[scene]\n"
+                  "load_budget = 2\n"
+                  "[project]\n"
+                  "main_scene_path = \"a.rsn\"\n"
+                  "colour = 3\n",
+                  &p, &cap);
+    assert_int_equal(cap.count, 7);
+    assert_string_equal(cap.lines[0],
+                        "t.toml:1:1: unknown table 'renderng' (ignored); did you mean 'rendering'?");
+    assert_string_equal(cap.lines[1], "t.toml:4:1: unknown key 'window.Width' (ignored); did you "
+                                      "mean 'window.width'?");
+    assert_string_equal(cap.lines[2], "t.toml:5:1: unknown key 'window.render_scale' (ignored); "
+                                      "did you mean 'rendering.render_scale'?");
+    assert_string_equal(cap.lines[3], "t.toml:6:1: unknown table 'streaming.textures' (ignored); "
+                                      "did you mean 'streaming.texture'?");
+    assert_string_equal(cap.lines[4], "t.toml:9:1: unknown key 'scene.load_budget' (ignored); did "
+                                      "you mean 'scene.load_budget_ms'?");
+    assert_string_equal(cap.lines[5], "t.toml:11:1: unknown key 'project.main_scene_path' "
+                                      "(ignored)");
+    assert_string_equal(cap.lines[6], "t.toml:12:1: unknown key 'project.colour' (ignored)");
+    /* Nothing was applied from the misspelt keys. */
+    assert_int_equal(p.window.width, 1280);
+    assert_true(p.rendering.render_scale == 1.0f);
+    assert_true(p.streaming.texture.enabled);
+    assert_string_equal(p.main_scene, "");
+    /* At the top level, a known key's name alone points at its table. */
+    read_warnings("load_budget_ms = 2\nvsync = false\n", &p, &cap);
+    assert_int_equal(cap.count, 2);
+    assert_string_equal(cap.lines[0], "t.toml:1:1: unknown key 'load_budget_ms' (ignored); did you "
+                                      "mean 'scene.load_budget_ms'?");
+    assert_string_equal(cap.lines[1], "t.toml:2:1: unknown key 'vsync' (ignored); did you mean "
+                                      "'window.vsync'?");
+}
+
+/* A known key with a value of the wrong type is a warning naming the key, the type it wants and
+ * the place; the setting keeps its default and the rest of the file still applies. */
 static void test_project_type_errors(void **state) {
     (void)state;
-    rill_toml *doc = parse_ok("[window]\nwidth = \"wide\"\n");
     rill_project p;
-    rill_error err = {0};
-    assert_int_equal(rill_project_from_toml(doc, &p, &err), RILL_ERR_PARSE);
-    assert_string_equal(err.msg, "t.toml:2:9: 'window.width' must be an integer, not string");
-    rill_toml_destroy(doc);
-    doc = parse_ok("[streaming]\ntexture = 3\n");
-    rill_log_set_level(RILL_LOG_ERROR);
-    assert_int_equal(rill_project_from_toml(doc, &p, &err), RILL_OK); /* unknown key: warning */
-    rill_log_set_level(RILL_LOG_INFO);
-    assert_int_equal(p.warning_count, 1);
-    rill_toml_destroy(doc);
+    captured cap;
+    read_warnings("[window]\n"
+                  "width = \"wide\"\n"
+                  "height = 600\n"
+                  "vsync = \"yes\"\n"
+                  "title = 7\n"
+                  "[rendering]\n"
+                  "render_scale = \"half\"\n"
+                  "graphics_quality = 3\n"
+                  "[streaming]\n"
+                  "texture = 3\n"
+                  "[scene.load_budget_ms]\n"
+                  "x = 1\n",
+                  &p, &cap);
+    assert_int_equal(cap.count, 7);
+    assert_string_equal(cap.lines[0], "t.toml:2:9: 'window.width' must be an integer, not string; "
+                                      "using the default 1280");
+    assert_string_equal(cap.lines[1], "t.toml:4:9: 'window.vsync' must be a boolean, not string; "
+                                      "using the default true");
+    assert_string_equal(cap.lines[2], "t.toml:5:9: 'window.title' must be a string, not integer; "
+                                      "using the default \"Rill project\"");
+    assert_string_equal(cap.lines[3], "t.toml:7:16: 'rendering.render_scale' must be a number, not "
+                                      "string; using the default 1");
+    assert_non_null(strstr(cap.lines[4], "t.toml:8:20: 'rendering.graphics_quality' must be a "
+                                         "string (\"Low\", \"Medium\" or \"High\"), not integer; "
+                                         "using the default \"Medium\""));
+    assert_string_equal(cap.lines[5], "t.toml:10:11: 'streaming.texture' must be a table of "
+                                      "settings, not integer (ignored)");
+    assert_non_null(strstr(cap.lines[6], "'scene.load_budget_ms' must be a number, not table"));
+    assert_int_equal(p.window.width, 1280);
+    assert_int_equal(p.window.height, 600); /* the rest still applies */
+    assert_true(p.window.vsync);
+    assert_string_equal(p.window.title, "Rill project");
+    assert_true(p.rendering.render_scale == 1.0f);
+    assert_true(p.scene.load_budget_ms == 3.0f);
 }
 
 static void test_project_load_file(void **state) {
@@ -498,6 +583,19 @@ static void test_project_load_file(void **state) {
     rill_error err = {0};
     assert_int_equal(rill_project_load(path, &p, &err), RILL_OK);
     assert_int_equal(p.window.width, 1920);
+    /* A byte-order mark (Windows editors write one) at the start is fine; anywhere else it is an
+     * error naming the place. */
+    static const char bom[] = "\xEF\xBB\xBF[window]\r\nwidth = 640\r\n";
+    assert_int_equal(rill_file_write_all(path, bom, strlen(bom), NULL), RILL_OK);
+    assert_int_equal(rill_project_load(path, &p, &err), RILL_OK);
+    assert_int_equal(p.window.width, 640);
+    assert_int_equal(p.warning_count, 0);
+    static const char mid[] = "[window]\n\xEF\xBB\xBFwidth = 640\n";
+    assert_int_equal(rill_file_write_all(path, mid, strlen(mid), NULL), RILL_OK);
+    assert_int_equal(rill_project_load(path, &p, &err), RILL_ERR_PARSE);
+    assert_non_null(strstr(err.msg, "project.toml:2:1: "));
+    assert_non_null(strstr(err.msg, "byte-order mark"));
+    assert_int_equal(p.window.width, 1280);
     snprintf(path, sizeof(path), "%s/missing.toml", dir);
     assert_int_not_equal(rill_project_load(path, &p, &err), RILL_OK);
     assert_int_equal(p.window.width, 1280);
@@ -516,6 +614,7 @@ int main(void) {
         cmocka_unit_test(test_project_defaults),
         cmocka_unit_test(test_project_values),
         cmocka_unit_test(test_project_warnings_and_clamps),
+        cmocka_unit_test(test_project_did_you_mean),
         cmocka_unit_test(test_project_type_errors),
         cmocka_unit_test(test_project_load_file),
     };

@@ -2574,9 +2574,17 @@ fly_hostile_path)
         run 1 fly proj --out o --path p.json --no-render --frames 3
         expect_err "p.json: $2"
     }
+    fly_bad_at() { # JSON, then the message expected after "p.json:LINE:COL"
+        printf '%s' "$1" >p.json
+        run 1 fly proj --out o --path p.json --no-render --frames 3
+        expect_err "p.json:$2"
+    }
     k='{"pos": [0, 0, 0]}'
-    fly_bad '' 'byte 0: not valid JSON'
-    fly_bad "[$k, {\"pos\": [1, 1" 'byte 33: not valid JSON (or cut short)'
+    fly_bad_at '' '1:1: not valid JSON'
+    fly_bad_at "[$k, {\"pos\": [1, 1" '1:34: not valid JSON (or cut short)'
+    fly_bad_at "[$k,
+ {\"pos\": [1, 1" '2:13: not valid JSON (or cut short)'
+    fly_bad_at $'\xEF\xBB\xBF'"[$k, "$'\xEF\xBB\xBF'"$k]" '1:27: not valid JSON'
     fly_bad '[]' 'want a JSON list of 2 to 4096 keyframes'
     fly_bad "[$k]" 'want a JSON list of 2 to 4096 keyframes'
     fly_bad '{"keyframes": 3}' 'want a JSON list of 2 to 4096 keyframes'

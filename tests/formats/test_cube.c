@@ -52,6 +52,14 @@ static void test_identity_and_grade(void **state) {
     rill_cube_free(&lut);
     free(id);
 
+    /* A byte-order mark at the start (Windows editors write one) is skipped; elsewhere it is a
+     * refused line. */
+    char *bom = make_table(2, false, "\xEF\xBB\xBFTITLE \"bom\"\n");
+    assert_int_equal(parse(bom, &lut, &err), RILL_OK);
+    assert_string_equal(lut.title, "bom");
+    rill_cube_free(&lut);
+    free(bom);
+
     char *warm = make_table(3, true, "DOMAIN_MIN 0 0 0\r\nDOMAIN_MAX 1 1 1\r\n");
     assert_int_equal(parse(warm, &lut, &err), RILL_OK);
     rill_cube_sample(&lut, (float[3]){0.5f, 0.5f, 0.5f}, out);
@@ -125,6 +133,7 @@ static void test_hostile(void **state) {
     refused("# only a comment\n", "t.cube:1: no LUT_3D_SIZE");
     refused("", "t.cube:1: no LUT_3D_SIZE");
     refused("FOO 1\n", "t.cube:1: unknown keyword 'FOO'");
+    refused("TITLE \"x\"\n\xEF\xBB\xBFLUT_3D_SIZE 2\n", "t.cube:2: unknown keyword"); /* a BOM */
     refused("TITLE \"open\nLUT_3D_SIZE 2\n", "t.cube:1: TITLE's quote is not closed");
     refused("DOMAIN_MIN 0 0 0\nDOMAIN_MIN 0 0 0\n", "t.cube:2: DOMAIN_MIN repeats the domain");
     char *t = make_table(2, false, "DOMAIN_MIN 0 1 0\nDOMAIN_MAX 1 1 1\n");

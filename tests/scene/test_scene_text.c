@@ -452,6 +452,13 @@ static void test_errors_name_the_place(void **state) {
          "e.rsn:2:27: TestAll.f32: number too large for a 32-bit float"},
         {"rsn 1\nentity 1 { TestAll { weights: [1, 1e999, 3] } }",
          "e.rsn:2:35: TestAll.weights: number too large"},
+        /* A byte-order mark is skipped at the start only (columns count after it). */
+        {"\xEF\xBB\xBFrsn 1\nentity 1 {}\n\xEF\xBB\xBF" "entity 2 {}\n",
+         "e.rsn:3:1: a byte-order mark (EF BB BF) is only allowed at the start of the file"},
+        {"\xEF\xBB\xBF\xEF\xBB\xBFrsn 1\n", "e.rsn:1:1: a byte-order mark"},
+        {"\xEF\xBB\xBFrsn 1\nentity 1 { T { x: } }", "e.rsn:2:19: expected a value, found '}'"},
+        {"\xEF\xBB\xBFrsn 1 $", "e.rsn:1:7: unexpected character '$'"},
+        {"rsn 1\xEF\xBB", "e.rsn:1:6: unexpected byte 0xef"},
     };
     rill_world *w = rill_world_create(NULL, NULL);
     test_register(w, NULL);
@@ -470,6 +477,27 @@ static void test_errors_name_the_place(void **state) {
         }
     }
     rill_world_destroy(w);
+}
+
+/* A file a Windows editor saved with a UTF-8 byte-order mark loads like the same file without
+ * (a mark inside a string is text). */
+static void test_byte_order_mark(void **state) {
+    (void)state;
+    fixture fx;
+    fx_init(&fx, false);
+    test_write_file(fx.dir, "bom.rsn",
+                    "\xEF\xBB\xBFrsn 1\r\n"
+                    "entity 1 \"Bom\" {\r\n"
+                    "    TestAll { i32: 7 str: \"\xEF\xBB\xBFtext\" }\r\n"
+                    "}\r\n");
+    rill_error err = {0};
+    assert_int_equal(rill_scene_load_sync(fx.loader, "bom.rsn", NULL, &err), RILL_OK);
+    rill_entity e = rill_world_find_by_name(fx.world, "Bom");
+    assert_true(e != RILL_ENTITY_NULL);
+    const every_field *a = rill_world_get(fx.world, e, fx.ids.all);
+    assert_int_equal(a->i32, 7);
+    assert_string_equal(a->str, "\xEF\xBB\xBFtext");
+    fx_done(&fx);
 }
 
 /* True when text[0..len) ends, after trailing whitespace, right after an entity's closing brace
@@ -661,6 +689,7 @@ int main(void) {
         cmocka_unit_test(test_unknown_components),
         cmocka_unit_test(test_unknown_suggest_and_strict),
         cmocka_unit_test(test_errors_name_the_place),
+        cmocka_unit_test(test_byte_order_mark),
         cmocka_unit_test(test_every_truncation),
         cmocka_unit_test(test_random_byte_flips),
         cmocka_unit_test(test_float_shortest_round_trip),

@@ -1,7 +1,8 @@
-/* suggest.c: "did you mean" for names a scene file gets wrong: the registered name closest to a
- * misspelt one (edit distance with adjacent transpositions, letter case ignored), when it is
- * close enough to be a typo rather than another name. */
-#include "scene_internal.h"
+/* suggest.c: "did you mean" for names a user gets wrong (a component in a scene file, a key in
+ * project.toml, a command-line option): the known name closest to a misspelt one (edit distance
+ * with adjacent transpositions, letter case ignored), when it is close enough to be a typo rather
+ * than another name. */
+#include "rill/base.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -39,10 +40,10 @@ static uint32_t name_distance(const char *a, size_t al, const char *b, size_t bl
     return d[al][bl];
 }
 
-const char *rill__scene_suggest(const char *name, size_t len,
-                                const char *(*get)(const void *, uint32_t), const void *ctx,
-                                uint32_t count) {
-    if (len == 0 || len > SUGGEST_MAX_LEN) {
+const char *rill_suggest_name(const char *name, size_t len,
+                              const char *(*get)(const void *ctx, uint32_t i), const void *ctx,
+                              uint32_t count) {
+    if (!name || !get || len == 0 || len > SUGGEST_MAX_LEN) {
         return NULL;
     }
     /* A typo: at most a third of the letters (at least one, at most three) wrong. */
@@ -63,4 +64,15 @@ const char *rill__scene_suggest(const char *name, size_t len,
         }
     }
     return best;
+}
+
+static const char *list_get(const void *ctx, uint32_t i) {
+    return ((const char *const *)ctx)[i];
+}
+
+const char *rill_suggest_from_list(const char *name, const char *const *names, uint32_t count) {
+    if (!name || !names) {
+        return NULL;
+    }
+    return rill_suggest_name(name, strlen(name), list_get, names, count);
 }
