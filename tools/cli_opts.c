@@ -29,6 +29,17 @@ static const rill_cli_opt *find_opt(const rill_cli_parser *p, const char *a) {
     return NULL;
 }
 
+/* The index of v in names, letter case ignored ("High" as project.toml spells it is "high"; no
+ * option has two names that differ only in case), or -1. */
+static int enum_index(const char *v, const char *const *names) {
+    for (int i = 0; names[i]; i++) {
+        if (rill_str_ieq(v, names[i])) {
+            return i;
+        }
+    }
+    return -1;
+}
+
 /* "X,Y" with both numbers in [min, max] (each all of its side of the comma: "3," and "," are
  * refused, not read as 0). */
 static bool parse_point(const rill_cli_opt *o, const char *v) {
@@ -87,7 +98,7 @@ static int take_value(const rill_cli_parser *p, const rill_cli_opt *o, const cha
         ok = parse_point(o, v);
         break;
     case RILL_CLI_OPT_ENUM: {
-        int k = rill_cli_enum(v, o->names);
+        int k = enum_index(v, o->names);
         if (k < 0) {
             rill_cli_bad_enum(rill_cli_who(p->cmd), o->name, v, o->names);
             return 2;

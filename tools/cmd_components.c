@@ -108,6 +108,11 @@ static void print_component(const rill_type_desc *t, const char *module, bool md
     printf("\n");
 }
 
+/* The name of component id i of the world ctx (ids start at 1: 0 has none). */
+static const char *component_name_at(const void *ctx, uint32_t i) {
+    return i ? rill_world_component_type((rill_world *)ctx, (rill_component){i})->name : NULL;
+}
+
 int rill_cmd_components(int argc, char **argv) {
     const char *only = NULL;
     bool md = false;
@@ -152,7 +157,10 @@ int rill_cmd_components(int argc, char **argv) {
     if (only) {
         rill_component c = rill_world_find_component(w, only);
         if (!c.id) {
-            fprintf(stderr, "rill components: no component '%s' (run `rill components`)\n", only);
+            const char *near = rill_suggest_name(only, strlen(only), component_name_at, w,
+                                                 rill_world_component_count(w) + 1u);
+            fprintf(stderr, "rill components: no component '%s'%s%s%s (run `rill components`)\n",
+                    only, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
             goto done;
         }
         const char *module = "";

@@ -343,6 +343,12 @@ int rill_cmd_pack(int argc, char **argv) {
         }
         return pack_append(argv[2], argv[3]);
     }
-    fprintf(stderr, "rill pack: unknown action '%s'\n", action);
+    static const char *const actions[] = {"create", "ls", "cat", "verify", "append", "list"};
+    const char *near = rill_suggest_from_list(action, actions, 6);
+    if (near && strcmp(near, "list") == 0) {
+        near = "ls";
+    }
+    fprintf(stderr, "rill pack: unknown action '%s'%s%s%s\n", action,
+            near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
     return pack_usage();
 }

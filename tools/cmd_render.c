@@ -499,6 +499,10 @@ int rill_cmd_render(int argc, char **argv) {
         fprintf(stderr, "rill render: cannot write --out: %s\n", why);
         return 1;
     }
+    if (!rill_path_ext_is(o.out, "png")) { /* "a.jpg" would hold a PNG under another name */
+        fprintf(stderr, "rill render: warning: --out %s is written as a PNG (name it .png)\n",
+                o.out);
+    }
     rill_error err = {0};
     rill_content_desc cd = {.input = o.input, .pack = o.pack, .deterministic = true};
     rill_cli_content_hooks(&cd);

@@ -196,7 +196,10 @@ int rill_cmd_scene(int argc, char **argv) {
     if (strcmp(argv[1], "load") == 0) {
         return scene_load(argc - 1, argv + 1);
     }
-    fprintf(stderr, "rill scene: unknown subcommand '%s'\n", argv[1]);
+    static const char *const subs[] = {"check", "load"};
+    const char *near = rill_suggest_from_list(argv[1], subs, 2);
+    fprintf(stderr, "rill scene: unknown subcommand '%s'%s%s%s\n", argv[1],
+            near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
     scene_usage(stderr);
     return 2;
 }

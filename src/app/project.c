@@ -290,8 +290,24 @@ static void segment_add(segments *s, const char *from, size_t len) {
     }
 }
 
+/* The name of s that holds leaf or is held in it (`quality` and `graphics_quality`), both at
+ * least 4 bytes, or NULL. */
+static const char *containing(const char *leaf, const segments *s) {
+    if (strlen(leaf) < 4) {
+        return NULL;
+    }
+    for (uint32_t i = 0; i < s->count; i++) {
+        const char *n = s->name[i];
+        if (strlen(n) >= 4 && (strstr(n, leaf) || strstr(leaf, n))) {
+            return n;
+        }
+    }
+    return NULL;
+}
+
 /* Into out: "; did you mean 'P.X'?" where X is the known key or table under the table P =
- * path[0..plen) closest to the unknown leaf path[plen..] (plen skips its dot), or else the known
+ * path[0..plen) closest to the unknown leaf path[plen..] (plen skips its dot) or holding it or
+ * held in it, or else the known
  * key anywhere whose last part is closest to the leaf (`render_scale` under [window] is
  * 'rendering.render_scale'); "" when nothing is close. */
 static void suggest_key(const char *path, size_t plen, char *out, size_t cap) {
@@ -307,6 +323,9 @@ static void suggest_key(const char *path, size_t plen, char *out, size_t cap) {
         segment_add(&near, seg, dot ? (size_t)(dot - seg) : strlen(seg));
     }
     const char *hit = rill_suggest_name(leaf, strlen(leaf), segment_get, &near, near.count);
+    if (!hit) {
+        hit = containing(leaf, &near);
+    }
     if (hit) {
         snprintf(out, cap, "; did you mean '%.*s%s%s'?", (int)plen, path, plen ? "." : "", hit);
         return;

@@ -865,11 +865,22 @@ static rill_toml_value *parse_value(parser *p) {
         p->depth--;
         return v;
     }
-    if (is_digit(c) || c == '+' || c == '-' || c == 'i' || c == 'n') {
+    if (is_digit(c) || c == '+' || c == '-' || starts_with(p, "inf") || starts_with(p, "nan")) {
         return parse_number(p);
+    }
+    size_t word = 0; /* a bare word: most likely a string without its quotes */
+    while (word < 40 && p->pos + word < p->len && (is_bare_key_char(peek_at(p, word)) ||
+                                                   peek_at(p, word) == '.' ||
+                                                   peek_at(p, word) == '/')) {
+        word++;
     }
     if (c < 0 || c == '\n' || c == '\r' || c == '#') {
         fail_at(p, p->pos, "expected a value");
+    } else if (word && (c | 0x20) >= 'a' && (c | 0x20) <= 'z') {
+        fail_at(p, p->pos,
+                "expected a value, found '%.*s' (a string needs quotes: \"%.*s\"; booleans are "
+                "true and false)",
+                (int)word, p->src + p->pos, (int)word, p->src + p->pos);
     } else {
         fail_at(p, p->pos, "expected a value, found '%c'", c >= 0x20 && c < 0x7f ? c : '?');
     }

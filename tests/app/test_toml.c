@@ -232,7 +232,11 @@ static void test_errors_name_the_place(void **state) {
     parse_fails("a = 0x8000000000000000\n", "t.toml:1:5:", "64 bits");
     parse_fails("a = 1. \n", "t.toml:1:5:", "'.'");
     parse_fails("a = 1e\n", "t.toml:1:5:", NULL);
-    parse_fails("a = hello\n", "t.toml:1:5:", "expected a value");
+    parse_fails("a = hello\n", "t.toml:1:5:",
+                "expected a value, found 'hello' (a string needs quotes: \"hello\"");
+    parse_fails("main_scene = scenes/main.rsn\n", "t.toml:1:14:", "\"scenes/main.rsn\"");
+    parse_fails("vsync = True\n", "t.toml:1:9:", "booleans are true and false");
+    parse_fails("vsync = no\n", "t.toml:1:9:", "found 'no' (a string needs quotes");
     parse_fails("a = 1 b = 2\n", "t.toml:1:7:", "end of the line");
     parse_fails("a = \n", "t.toml:1:5:", "expected a value");
     parse_fails("[a\n", "t.toml:1:3:", "']'");
@@ -513,7 +517,7 @@ static void test_project_did_you_mean(void **state) {
     assert_string_equal(cap.lines[4], "t.toml:9:1: unknown key 'scene.load_budget' (ignored); did "
                                       "you mean 'scene.load_budget_ms'?");
     assert_string_equal(cap.lines[5], "t.toml:11:1: unknown key 'project.main_scene_path' "
-                                      "(ignored)");
+                                      "(ignored); did you mean 'project.main_scene'?");
     assert_string_equal(cap.lines[6], "t.toml:12:1: unknown key 'project.colour' (ignored)");
     /* Nothing was applied from the misspelt keys. */
     assert_int_equal(p.window.width, 1280);
@@ -521,8 +525,11 @@ static void test_project_did_you_mean(void **state) {
     assert_true(p.streaming.texture.enabled);
     assert_string_equal(p.main_scene, "");
     /* At the top level, a known key's name alone points at its table. */
-    read_warnings("load_budget_ms = 2\nvsync = false\n", &p, &cap);
-    assert_int_equal(cap.count, 2);
+    read_warnings("load_budget_ms = 2\nvsync = false\n[rendering]\nquality = \"High\"\n", &p,
+                  &cap);
+    assert_int_equal(cap.count, 3);
+    assert_string_equal(cap.lines[2], "t.toml:4:1: unknown key 'rendering.quality' (ignored); "
+                                      "did you mean 'rendering.graphics_quality'?");
     assert_string_equal(cap.lines[0], "t.toml:1:1: unknown key 'load_budget_ms' (ignored); did you "
                                       "mean 'scene.load_budget_ms'?");
     assert_string_equal(cap.lines[1], "t.toml:2:1: unknown key 'vsync' (ignored); did you mean "
