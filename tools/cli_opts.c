@@ -166,8 +166,8 @@ static int unexpected(const rill_cli_parser *p, const char *a) {
     const char *near =
         a[0] == '-' ? rill_suggest_name(a, strlen(a), opt_name_at, p, p->opt_count) : NULL;
     if (near) {
-        fprintf(stderr, "%s: unexpected argument '%s'; did you mean %s?\n", rill_cli_who(p->cmd),
-                a, near);
+        fprintf(stderr, "%s: unexpected argument '%s'; did you mean %s?\n", rill_cli_who(p->cmd), a,
+                near);
     } else {
         fprintf(stderr, "%s: unexpected argument '%s'\n", rill_cli_who(p->cmd), a);
     }

@@ -71,8 +71,9 @@ static rill_result fail_at(parser *p, size_t pos, const char *fmt, ...) {
     va_end(ap);
     /* Whatever was expected, a byte-order mark where it stopped is the thing to name. */
     if (pos + 3u <= p->len && memcmp(p->src + pos, "\xEF\xBB\xBF", 3) == 0) {
-        snprintf(what, sizeof what, "a byte-order mark (EF BB BF) is only allowed at the start of "
-                                    "the file");
+        snprintf(what, sizeof what,
+                 "a byte-order mark (EF BB BF) is only allowed at the start of "
+                 "the file");
     }
     uint32_t line, col;
     line_col_of(p, pos, &line, &col);
@@ -869,9 +870,9 @@ static rill_toml_value *parse_value(parser *p) {
         return parse_number(p);
     }
     size_t word = 0; /* a bare word: most likely a string without its quotes */
-    while (word < 40 && p->pos + word < p->len && (is_bare_key_char(peek_at(p, word)) ||
-                                                   peek_at(p, word) == '.' ||
-                                                   peek_at(p, word) == '/')) {
+    while (word < 40 && p->pos + word < p->len &&
+           (is_bare_key_char(peek_at(p, word)) || peek_at(p, word) == '.' ||
+            peek_at(p, word) == '/')) {
         word++;
     }
     if (c < 0 || c == '\n' || c == '\r' || c == '#') {

@@ -581,8 +581,9 @@ static int ent_children(lua_State *L) {
 /* The key at 2 of e.key or e.key = v: a string, else an error naming what it was. */
 static const char *check_entity_key(lua_State *L) {
     if (lua_type(L, 2) != LUA_TSTRING) {
-        luaL_error(L, "an entity has no field keyed by %s (its fields: id, name, the component "
-                      "names and the methods)",
+        luaL_error(L,
+                   "an entity has no field keyed by %s (its fields: id, name, the component "
+                   "names and the methods)",
                    rill__script_value_name(L, 2));
     }
     return lua_tostring(L, 2);

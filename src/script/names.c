@@ -50,5 +50,6 @@ const char *rill__script_value_name(lua_State *L, int idx) {
 
 int rill__script_arg_error(lua_State *L, int idx, const char *expected) {
     return luaL_argerror(
-        L, idx, lua_pushfstring(L, "expected %s, got %s", expected, rill__script_value_name(L, idx)));
+        L, idx,
+        lua_pushfstring(L, "expected %s, got %s", expected, rill__script_value_name(L, idx)));
 }

@@ -232,8 +232,8 @@ static void test_errors_name_the_place(void **state) {
     parse_fails("a = 0x8000000000000000\n", "t.toml:1:5:", "64 bits");
     parse_fails("a = 1. \n", "t.toml:1:5:", "'.'");
     parse_fails("a = 1e\n", "t.toml:1:5:", NULL);
-    parse_fails("a = hello\n", "t.toml:1:5:",
-                "expected a value, found 'hello' (a string needs quotes: \"hello\"");
+    parse_fails("a = hello\n",
+                "t.toml:1:5:", "expected a value, found 'hello' (a string needs quotes: \"hello\"");
     parse_fails("main_scene = scenes/main.rsn\n", "t.toml:1:14:", "\"scenes/main.rsn\"");
     parse_fails("vsync = True\n", "t.toml:1:9:", "booleans are true and false");
     parse_fails("vsync = no\n", "t.toml:1:9:", "found 'no' (a string needs quotes");
@@ -462,7 +462,8 @@ static void test_project_warnings_and_clamps(void **state) {
                                       "you mean 'window.fullscreen'?");
     assert_non_null(strstr(cap.lines[1], "t.toml:5:16:"));
     assert_non_null(strstr(cap.lines[2], "t.toml:6:20:"));
-    assert_string_equal(cap.lines[3], "t.toml:7:1: unknown table 'audio' (ignored)"); /* none near */
+    assert_string_equal(cap.lines[3],
+                        "t.toml:7:1: unknown table 'audio' (ignored)"); /* none near */
     assert_non_null(strstr(cap.lines[4], "low_distance"));
     rill_toml_destroy(doc);
 
@@ -506,8 +507,8 @@ static void test_project_did_you_mean(void **state) {
                   "colour = 3\n",
                   &p, &cap);
     assert_int_equal(cap.count, 7);
-    assert_string_equal(cap.lines[0],
-                        "t.toml:1:1: unknown table 'renderng' (ignored); did you mean 'rendering'?");
+    assert_string_equal(
+        cap.lines[0], "t.toml:1:1: unknown table 'renderng' (ignored); did you mean 'rendering'?");
     assert_string_equal(cap.lines[1], "t.toml:4:1: unknown key 'window.Width' (ignored); did you "
                                       "mean 'window.width'?");
     assert_string_equal(cap.lines[2], "t.toml:5:1: unknown key 'window.render_scale' (ignored); "
@@ -525,8 +526,7 @@ static void test_project_did_you_mean(void **state) {
     assert_true(p.streaming.texture.enabled);
     assert_string_equal(p.main_scene, "");
     /* At the top level, a known key's name alone points at its table. */
-    read_warnings("load_budget_ms = 2\nvsync = false\n[rendering]\nquality = \"High\"\n", &p,
-                  &cap);
+    read_warnings("load_budget_ms = 2\nvsync = false\n[rendering]\nquality = \"High\"\n", &p, &cap);
     assert_int_equal(cap.count, 3);
     assert_string_equal(cap.lines[2], "t.toml:4:1: unknown key 'rendering.quality' (ignored); "
                                       "did you mean 'rendering.graphics_quality'?");

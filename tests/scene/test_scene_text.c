@@ -453,7 +453,8 @@ static void test_errors_name_the_place(void **state) {
         {"rsn 1\nentity 1 { TestAll { weights: [1, 1e999, 3] } }",
          "e.rsn:2:35: TestAll.weights: number too large"},
         /* A byte-order mark is skipped at the start only (columns count after it). */
-        {"\xEF\xBB\xBFrsn 1\nentity 1 {}\n\xEF\xBB\xBF" "entity 2 {}\n",
+        {"\xEF\xBB\xBFrsn 1\nentity 1 {}\n\xEF\xBB\xBF"
+         "entity 2 {}\n",
          "e.rsn:3:1: a byte-order mark (EF BB BF) is only allowed at the start of the file"},
         {"\xEF\xBB\xBF\xEF\xBB\xBFrsn 1\n", "e.rsn:1:1: a byte-order mark"},
         {"\xEF\xBB\xBFrsn 1\nentity 1 { T { x: } }", "e.rsn:2:19: expected a value, found '}'"},

@@ -424,7 +424,8 @@ static void test_vec3_type(void **state) {
         "  ok, err = pcall(function() a.x = 'one' end)\n"
         "  check(not ok and err:find('vec.lua:29: vec3.x is a number') ~= nil and a.x == 1, 13)\n"
         "  ok, err = pcall(function() return a[1] end)\n"
-        "  check(not ok and err:find('vec.lua:31: vec3 has no field keyed by a number') ~= nil, 14)\n"
+        "  check(not ok and err:find('vec.lua:31: vec3 has no field keyed by a number') ~= nil, "
+        "14)\n"
         "  ok, err = pcall(function() return vec3(1, 'two', 3) end)\n"
         "  check(not ok and err:find('vec.lua:33: vec3%(x, y, z%): y is a string') ~= nil, 15)\n"
         "  ok, err = pcall(function() return a + 1 end)\n"
@@ -511,10 +512,12 @@ static void test_vecs_types(void **state) {
         "  check(not ok and err:find('vecs.lua:30: vec2(x, y): y is a string', 1, true) ~= nil, "
         "11)\n"
         "  ok, err = pcall(function() c.uv = color(1, 2, 3, 4) end)\n"
-        "  check(not ok and err:find('vecs.lua:32: Counter.uv is a vec2; cannot set it to a color', "
+        "  check(not ok and err:find('vecs.lua:32: Counter.uv is a vec2; cannot set it to a "
+        "color', "
         "1, true) ~= nil, 12)\n"
         "  ok, err = pcall(function() c.box = vec2(1, 2) end)\n"
-        "  check(not ok and err:find('vecs.lua:34: Counter.box is a vec4; cannot set it to a vec2', "
+        "  check(not ok and err:find('vecs.lua:34: Counter.box is a vec4; cannot set it to a "
+        "vec2', "
         "1, true) ~= nil, 13)\n"
         "  local cam = rill.spawn{name = 'vc', Camera = {clear_color = color(0.5, 0.25, 0.125), "
         "viewport = vec4(0, 0, 0.5, 2)}}\n"
@@ -827,7 +830,9 @@ static void test_byte_order_mark(void **state) {
     write_script(&f, "bom.lua",
                  "\xEF\xBB\xBF-- saved by a Windows editor\r\n"
                  "function update(self) self.entity.Counter.count = 5 end\r\n");
-    write_script(&f, "mid.lua", "local x = 1\n\xEF\xBB\xBF" "function update(self) end\n");
+    write_script(&f, "mid.lua",
+                 "local x = 1\n\xEF\xBB\xBF"
+                 "function update(self) end\n");
     rill_entity ok = spawn_scripted(&f, "ok", "bom.lua", NULL);
     rill_entity bad = spawn_scripted(&f, "bad", "mid.lua", NULL);
     frames(&f, 2);
@@ -837,9 +842,11 @@ static void test_byte_order_mark(void **state) {
     close_fixture(&f);
     /* The export's compile check reads it the same way. */
     rill_error err = {0};
-    const char bom[] = "\xEF\xBB\xBF" "function update(self) end\n";
+    const char bom[] = "\xEF\xBB\xBF"
+                       "function update(self) end\n";
     assert_int_equal(rill_scripts_check_source("b.lua", bom, sizeof bom - 1, &err), RILL_OK);
-    const char mid[] = "local x = 1\n\xEF\xBB\xBF" "function update(self) end\n";
+    const char mid[] = "local x = 1\n\xEF\xBB\xBF"
+                       "function update(self) end\n";
     assert_int_equal(rill_scripts_check_source("m.lua", mid, sizeof mid - 1, &err), RILL_ERR_PARSE);
     assert_non_null(strstr(err.msg, "m.lua:2:"));
 }
