@@ -600,6 +600,70 @@ static void test_delta_updates(void **state) {
     rill_jobs_destroy(jobs);
 }
 
+/* Long runs (runs_place): positions k % 64 in RUN_CPU are blended (the CPU path), the others plain
+ * opaque cubes the GPU path takes, so runs of 8, 7, 21 and 22 taken positions lie between them:
+ * the CPU path walks past a run a word of eight positions at a time (frame_cull.c skip_taken) and
+ * the scan passes unchanged runs eight at a time (gpu_cull.c quiet_run). RUN_MOVER, inside a run
+ * and in view, is the one position marked changed. */
+#define RUN_MOVER 524u
+static bool run_cpu(uint32_t k) {
+    uint32_t m = k % 64u;
+    return m == 0 || m == 9 || m == 17 || m == 18 || m == 40 || m == 63;
+}
+
+static void runs_place(const side *s, rill_render_instance *inst, float lift) {
+    for (uint32_t k = 0; k < COUNT; k++) {
+        float pos[3] = {(float)(k % 100) * 1.5f - 75.0f, 0.5f, -(float)(k / 100) * 1.5f};
+        pos[1] += k == RUN_MOVER ? lift : 0.0f;
+        render_test_place(&inst[k], k + 1u, s->cube, run_cpu(k) ? s->blend : s->opaque, pos, 0.6f,
+                          (float)k * 0.1f);
+    }
+}
+
+/* Runs of taken and unchanged positions go a word at a time, and what breaks a run is never
+ * skipped: every blended instance between runs is listed by the CPU path as on the CPU renderer
+ * (and none of the taken ones), the one marked position inside a run is read (its moves and its
+ * settle are one delta each) while every other resident instance is passed unread, and the
+ * pictures are the CPU path's. */
+static void test_long_runs(void **state) {
+    (void)state;
+    rill_jobs *jobs = jobs_create(2);
+    pair p;
+    pair_create(&p, jobs);
+    static rill_render_instance ia[COUNT], ib[COUNT];
+    static uint8_t changed[COUNT];
+    changed[RUN_MOVER] = 1;
+    /* The mover's lift per frame: still, still, up, up again, held (its settle), held. */
+    const float lift[6] = {0.0f, 0.0f, 0.3f, 0.6f, 0.6f, 0.6f};
+    const uint32_t deltas[6] = {0, 0, 1, 1, 1, 0};
+    for (uint32_t f = 0; f < 6; f++) {
+        runs_place(&p.a, ia, lift[f]);
+        runs_place(&p.b, ib, lift[f]);
+        render_scene(&p.a, ia, NULL, p.pa);
+        render_scene(&p.b, ib, changed, p.pb);
+        uint32_t visible = 0;
+        check_frame(&p.a, &p.b, ib, &visible);
+        pair_same(&p);
+        rill__gpu_cull_stats st;
+        rill__gpu_cull_info(p.b.r, &st);
+        uint32_t taken = 0, cpu_listed = 0;
+        for (uint32_t k = 0; k < COUNT; k++) {
+            taken += !run_cpu(k);
+            cpu_listed += run_cpu(k) && listed(&p.b.r->frame.views[0], 1, k);
+        }
+        assert_int_equal(st.resident, taken);
+        assert_true(cpu_listed > 0); /* blended instances between runs are in view */
+        assert_true((rill__gpu_cull_flags(p.b.r, RUN_MOVER + 1u) & 1u) != 0); /* in view */
+        if (f == 0) {
+            continue; /* the first frame spawns the table */
+        }
+        assert_int_equal(st.deltas, deltas[f]);
+        assert_int_equal(st.quiet, f < 2 ? 0u : taken - 1u);
+    }
+    pair_destroy(&p);
+    rill_jobs_destroy(jobs);
+}
+
 /* Marks are trusted only as far as they can be: a mesh destroyed while the snapshot still says
  * "unchanged" of the instances drawing it (an application's bug, or a frame racing an unload)
  * makes the scan read every instance again, so the table drops them as the CPU path does, and
@@ -1048,6 +1112,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpu_cull_matches_cpu),
         cmocka_unit_test(test_delta_updates),
+        cmocka_unit_test(test_long_runs),
         cmocka_unit_test(test_boot_budget),
         cmocka_unit_test(test_marks_distrusted_after_destroy),
         cmocka_unit_test(test_repeated_id_comes_back),
