@@ -129,7 +129,9 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
  * instances are written; the last extract's instances are kept for it (a second instance array the
  * size of the first, 104 bytes per instance, and a byte per instance for the marks). The snapshot's
  *   instance_epoch and instance_changed_since name the two extracts compared, so a renderer
- *   trusts the marks only when it drew the earlier one last. */
+ *   trusts the marks only when it drew the earlier one last. A caller that edits an extracted
+ *   instance in place must mark it (buf->instance_changed.data[i] = 1), or GPU culling may keep
+ *   drawing it as it was. */
 /* After appending instances to buf->instances behind a successful rill_render_extract into
  * snap (rill_content appends its extra instances and far-world proxies): marks the appended ones
  * the same way and points snap at all of buf's instances and marks. A snapshot whose
