@@ -13,6 +13,7 @@
  * written (everything else is still exported), 2 usage error.
  */
 #include "cli_args.h"
+#include "rill/app.h"
 #include "rill/formats/export.h"
 #include "rill/script.h"
 
@@ -138,9 +139,33 @@ static void on_event(const rill_export_event *ev, void *user) {
 
 /* Scripts are checked as they are packed: one that does not compile fails the export with its
  * file:line (the game would log the same error at its first frame). */
+/* The project's own settings: a project.toml that does not read fails the export (the game
+ * would not start); its warnings (unknown keys, wrong types) are logged, and a main_scene that
+ * is not in the project folder (user) is said too. */
+static bool check_project_file(const char *project_dir, const uint8_t *data, size_t size,
+                               rill_error *err) {
+    rill_toml *doc = NULL;
+    if (rill_toml_parse((const char *)data, size, "project.toml", &doc, err) != RILL_OK) {
+        return false;
+    }
+    rill_project p;
+    rill_project_from_toml(doc, &p, NULL);
+    rill_toml_destroy(doc);
+    char os[4096];
+    if (p.main_scene[0] && rill_path_join(os, sizeof os, project_dir, p.main_scene) &&
+        !rill_file_exists(os)) {
+        RILL_LOG_WARN("export", "project.toml: main_scene '%s' is not in the project: the game "
+                                "will not find its scene",
+                      p.main_scene);
+    }
+    return true;
+}
+
 static bool check_input(const char *path, const uint8_t *data, size_t size, void *user,
                         rill_error *err) {
-    (void)user;
+    if (strcmp(path, "project.toml") == 0) {
+        return check_project_file(user, data, size, err);
+    }
     size_t n = strlen(path);
     if (n < 4 || !rill_str_ieq(path + n - 4, ".lua")) {
         return true;
@@ -236,6 +261,15 @@ int rill_cmd_export(int argc, char **argv) {
             return 1;
         }
     }
+    char toml[4096];
+    if (rill_dir_exists(desc.project_dir) &&
+        rill_path_join(toml, sizeof toml, desc.project_dir, "project.toml") &&
+        !rill_file_exists(toml)) {
+        fprintf(stderr,
+                "rill export: warning: %s holds no project.toml: the pack will have no main "
+                "scene to play (a project folder holds one: docs/project-toml.md)\n",
+                desc.project_dir);
+    }
     progress_state ps = {0};
     ps.tty = isatty(fileno(stdout)) != 0;
     ps.quiet = quiet;
@@ -244,6 +278,7 @@ int rill_cmd_export(int argc, char **argv) {
     desc.progress = on_event;
     desc.progress_user = &ps;
     desc.check = check_input;
+    desc.check_user = (void *)desc.project_dir;
 
     rill_export_result res = {0};
     rill_error err = {0};

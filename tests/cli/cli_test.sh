@@ -888,6 +888,24 @@ RSN
     run 0 render d.rsn --size 48x32 --out d.png
     "$PNG_SAME" e.png d.png >out.txt 2>err.txt ||
         fail "non-finite settings drew another picture than the defaults: $(cat err.txt)"
+    # A newcomer's project.toml at export: none (warned), one that does not read (the export
+    # fails naming the place), a misspelt key and a missing main scene (warned), and a value of
+    # the wrong type (warned, the default kept, the project still renders).
+    mkdir -p bare np
+    run 0 export bare --out bare.rpak --quiet
+    expect_err "bare holds no project.toml"
+    printf '[project]\nmain_scene = main.rsn\n' >np/project.toml
+    run 1 export np --out np.rpak --quiet
+    expect_err 'project.toml:2:14: expected a value, found .main.rsn. (a string needs quotes'
+    printf '[project]\nmain_scen = "gone.rsn"\nmain_scene = "gone.rsn"\n' >np/project.toml
+    run 0 export np --out np.rpak --quiet
+    expect_err "project.toml:2:1: unknown key 'project.main_scen' (ignored); did you mean 'project.main_scene'?"
+    expect_err "main_scene 'gone.rsn' is not in the project"
+    printf '[project]\nmain_scene = "main.rsn"\n[window]\nwidth = "wide"\nheight = 20\n' \
+        >proj/project.toml
+    run 0 render proj --out w.png
+    expect_err "project.toml:4:9: 'window.width' must be an integer, not string; using the default 1280"
+    expect_out "(1280x20,"
     ;;
 export_hash_names)
     # '#' in project file names (a glTF's buffer and texture): the export turns each '#' of an
