@@ -154,8 +154,9 @@ static bool check_project_file(const char *project_dir, const uint8_t *data, siz
     char os[4096];
     if (p.main_scene[0] && rill_path_join(os, sizeof os, project_dir, p.main_scene) &&
         !rill_file_exists(os)) {
-        RILL_LOG_WARN("export", "project.toml: main_scene '%s' is not in the project: the game "
-                                "will not find its scene",
+        RILL_LOG_WARN("export",
+                      "project.toml: main_scene '%s' is not in the project: the game "
+                      "will not find its scene",
                       p.main_scene);
     }
     return true;
