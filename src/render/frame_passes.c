@@ -22,13 +22,13 @@ static void bind_img(rill__binding *b, rill__img *img, rill__sampler_kind sample
 
 /* Binds set 0 of the 3D passes: frame constants and instances (and for full: lights, shadow map,
  * light clusters, ambient occlusion (white without SSAO), the image-based light, the
- * reflection probes, the decals, the opaque image transmissive surfaces see, the decal atlas and
- * the cloud shadow map). */
+ * reflection probes, the decals, the opaque image transmissive surfaces see, the decal atlas, the
+ * cloud shadow map and the atlas again through its sRGB view). */
 static void bind_frame_set_with(const rill_renderer *r, const rill__view *vs, rill__cmd *cmd,
                                 bool full, rill__img *shadow, rill__img *ao, rill__img *decal,
                                 rill__img *scene, rill__buf *instances) {
-    /* + the cloud shadow map, then the transparent surfaces' decals */
-    rill__binding b[19 + RILL__DECAL_BINDINGS];
+    /* + the cloud shadow map, then the transparent surfaces' decals, then the atlas's sRGB view */
+    rill__binding b[19 + RILL__DECAL_BINDINGS + 1];
     memset(b, 0, sizeof(b));
     b[0].buf = vs->frame_buf;
     b[0].offset = vs->frame_off;
@@ -56,6 +56,7 @@ static void bind_frame_set_with(const rill_renderer *r, const rill__view *vs, ri
         bind_img(&b[17], rill__post_decal_view_atlas(r, vs->index), RILL__SAMPLER_LINEAR_CLAMP);
         bind_img(&b[18], rill__clouds_shadow_img(r), RILL__SAMPLER_LINEAR_CLAMP);
         rill__post_decal_bindings(r, vs->index, &b[19]);
+        b[21] = b[17], b[21].srgb = true;
     }
     rill__cmd_bind_transient_set(cmd, 0, b, full ? (uint32_t)RILL_COUNTOF(b) : 2);
 }

@@ -17,9 +17,10 @@
 #define S RILL__BIND_STORAGE
 #define I RILL__BIND_STORAGE_IMAGE
 /* 15: the decal pass's image (3 layers); 16: the transmission image; 17: the decal atlas; 18: cloud
- * shadows; 19, 20: the decals and their tile lists for transparent surfaces (pbr_decals.glsl) */
+ * shadows; 19, 20: the decals and their tile lists for transparent surfaces (pbr_decals.glsl); 21:
+ * the decal atlas's sRGB view */
 static const rill__set_layout frame_set_full = {
-    {U, S, S, T, S, S, T, T, T, T, U, T, T, T, T, T, T, T, T, S, S}};
+    {U, S, S, T, S, S, T, T, T, T, U, T, T, T, T, T, T, T, T, S, S, T}};
 static const rill__set_layout frame_set_min = {{U, S}};
 static const rill__set_layout material_set = {
     {U, T, T, T, T, T, T, T, T, T, T, T, T, T, T, T, T, T}};

@@ -54,6 +54,11 @@ enum {
      * RILL__IMG_STORAGE every mip level also gets a 2D array view of its six faces
      * (rill__binding.one_level), so compute can write one level of every face. */
     RILL__IMG_CUBE = 1u << 7,
+    /* Not a Vulkan usage: an RGBA8 or BGRA8 UNORM image also gets a sampled view of every layer
+     * and level in the format's sRGB twin (VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT), bound with
+     * rill__binding.srgb: compute writes sRGB-encoded bytes through the UNORM storage views (sRGB
+     * formats take no storage) and samplers decode them before filtering. */
+    RILL__IMG_SRGB_VIEW = 1u << 8,
 };
 
 typedef struct rill__gpu_desc {
@@ -330,6 +335,9 @@ typedef struct rill__binding {
      */
     bool one_level;
     uint32_t level;
+    /* Sampled bindings of an image made with RILL__IMG_SRGB_VIEW (layer -1, one_level false):
+     * its sRGB view. Ignored for images without one. */
+    bool srgb;
     rill__accel *accel; /* RILL__BIND_ACCEL (caps.ray_query) */
 } rill__binding;
 

@@ -49,11 +49,15 @@ static const struct {
     [POST_PIPE_DECAL] = {"forward decal",
                          rill__spv_decal_comp,
                          &rill__spv_decal_comp_size,
-                         {{T, T, I, S, S, T}}},
+                         {{T, T, I, S, S, T, T}}},
     [POST_PIPE_DECAL_ATLAS] = {"decal atlas",
                                rill__spv_decal_atlas_comp,
                                &rill__spv_decal_atlas_comp_size,
                                {{T, I}}},
+    [POST_PIPE_DECAL_ATLAS_GROW] = {"decal atlas grow",
+                                    rill__spv_decal_atlas_grow_comp,
+                                    &rill__spv_decal_atlas_grow_comp_size,
+                                    {{T, I}}},
 };
 #undef T
 #undef I
@@ -105,6 +109,7 @@ void rill__post_destroy(rill_renderer *r) {
     rill__post_luts_destroy(r);
     rill__img_destroy(r->gpu, p->no_decal);
     rill__img_destroy(r->gpu, p->atlas);
+    rill__img_destroy(r->gpu, p->atlas_old);
     rill__buf_destroy(r->gpu, p->no_decal_buf);
     rill_free(p->decals);
     for (int i = 0; i < POST_PIPE_NUM; i++) {

@@ -287,7 +287,7 @@ static void exec_decals(rill_rg_ctx *ctx, void *user) {
     df->dbuf = dbuf, df->doff = doff, df->dbytes = decal_bytes;
     df->bbuf = bbuf, df->boff = boff, df->bbytes = bit_bytes;
     df->recorded = r->frame_counter;
-    rill__binding b[6];
+    rill__binding b[7];
     memset(b, 0, sizeof(b));
     rill_rg_image in[2] = {df->depth, df->normal};
     for (int i = 0; i < 2; i++) {
@@ -300,6 +300,7 @@ static void exec_decals(rill_rg_ctx *ctx, void *user) {
     b[4].buf = bbuf, b[4].offset = boff, b[4].range = bit_bytes;
     b[5].img = rill__post_decal_atlas_img(r), b[5].layer = -1;
     b[5].sampler = RILL__SAMPLER_LINEAR_CLAMP;
+    b[6] = b[5], b[6].srgb = true; /* albedo maps: decoded before filtering */
     rill__cmd_bind_pipe(ctx->cmd, r->post->pipes[POST_PIPE_DECAL]);
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, (uint32_t)RILL_COUNTOF(b));
     rill__cmd_push(ctx->cmd, &push, sizeof(push));
@@ -321,7 +322,7 @@ static rill_result add_decals(rill_render_effect_ctx *ctx, rill_error *err) {
     decal_frame *df = &r->post->decals[ctx->view_index]; /* each camera's own */
     df->count = 0;
     df->copies.n = 0;
-    rill__post_decal_atlas_trim(r);
+    rill__post_decal_atlas_begin(r);
     uint32_t n = snap->decal_count;
     if (n > RILL_RENDER_MAX_DECALS) {
         n = RILL_RENDER_MAX_DECALS;

@@ -26,6 +26,7 @@ typedef enum rill__post_pipe {
     POST_PIPE_MOTION_BLUR,
     POST_PIPE_DECAL,
     POST_PIPE_DECAL_ATLAS,
+    POST_PIPE_DECAL_ATLAS_GROW,
     POST_PIPE_NUM
 } rill__post_pipe;
 
@@ -48,10 +49,13 @@ typedef struct rill__post_run {
 #define POST_MAX_DECAL_MAPS RILL_RENDER_MAX_DECAL_MAPS
 /* The decal atlas (post_decal_atlas.c, decal_atlas.glsl): layers of SIZE x SIZE RGBA8 texels with
  * a full mip chain; a map takes a square power-of-two cell of CELL_MIN .. SIZE texels aligned to
- * its size. */
+ * its size. It starts with START_LAYERS layers and doubles while the maps in view need more, up
+ * to MAX_LAYERS: one layer per map the renderer can know at once, so the maps it knows always
+ * fit (Vulkan guarantees at least 256 array layers). */
 #define POST_DECAL_ATLAS_SIZE 1024u
 #define POST_DECAL_ATLAS_MIPS 11u
-#define POST_DECAL_ATLAS_LAYERS 4u
+#define POST_DECAL_ATLAS_START_LAYERS 4u
+#define POST_DECAL_ATLAS_MAX_LAYERS POST_MAX_DECAL_MAPS
 #define POST_DECAL_CELL_MIN 16u
 
 /* A ForwardDecal map (or why not), by the interned path and colour space: read into a texture,
@@ -95,7 +99,18 @@ typedef struct rill__post {
     rill_rg_usage atlas_use; /* what the last frame left it in */
     rill_rg_image atlas_rg;  /* this frame's import (valid in frame atlas_frame) */
     uint64_t atlas_frame;
-    bool warned_decals;        /* a decal with a non-finite or flat box */
+    uint32_t atlas_layers; /* its layers now */
+    uint32_t atlas_limit;  /* the most it may grow to (POST_DECAL_ATLAS_MAX_LAYERS; lower: tests,
+                            * or after a growth failed) */
+    /* The atlas it replaced when it grew in frame grow_frame (copied in by that frame's graph,
+     * destroyed the frame after), and what that atlas was left in. */
+    rill__img *atlas_old;
+    rill_rg_image old_rg; /* its import in that frame */
+    uint32_t old_layers;
+    rill_rg_usage old_use;
+    uint64_t grow_frame;
+    bool grow_wanted;   /* a map found no room after this frame's graph took the atlas: grow next */
+    bool warned_decals; /* a decal with a non-finite or flat box */
     bool warned_many_decals;   /* more than RILL_RENDER_MAX_DECALS in a frame */
     bool warned_many_maps;     /* more than RILL_RENDER_MAX_DECAL_MAPS in one frame */
     bool decal_depth_cull_off; /* tiles keep decals outside their depth range (tests, bench) */
@@ -180,8 +195,12 @@ rill__img *rill__post_decal_atlas_img(const rill_renderer *r);
 /* post_decal.c: what the lit passes of view view_index bind for the atlas: the atlas when that
  * view's decal pass has recorded this frame, else the 1 x 1 layer of zeros. */
 rill__img *rill__post_decal_view_atlas(const rill_renderer *r, uint32_t view_index);
-/* Frees the textures of maps whose copies an earlier frame recorded. */
-void rill__post_decal_atlas_trim(rill_renderer *r);
+/* At the start of a camera's decals each frame: frees the textures of maps whose copies an earlier
+ * frame recorded and the atlas an earlier frame grew from, and grows the atlas when a map found
+ * no room after the last frame's graph had taken it. */
+void rill__post_decal_atlas_begin(rill_renderer *r);
+/* The most layers the atlas may grow to (tests; clamped to 1 .. POST_DECAL_ATLAS_MAX_LAYERS). */
+void rill__post_decal_atlas_limit(rill_renderer *r, uint32_t layers);
 /* post_grade.c: frees the tables. */
 void rill__post_luts_destroy(rill_renderer *r);
 

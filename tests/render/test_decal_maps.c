@@ -11,9 +11,12 @@
  * pane inside its box (the pane's own fragments walk the decals) and nothing outside, and with an
  * albedo map opaque on one half paints only that half (the map sampled from the decal atlas); a
  * map that is not an image is warned about naming entity and file and the decal draws its colour;
- * a fifth 1024 x 1024 map in view overflows the atlas (warned, naming it) and paints once the
- * others have left the view; decals from a few pixels to large paint the same pixels whatever map
- * holds the atlas cell beside theirs (no bleeding at any level). */
+ * a fifth 1024 x 1024 map in view overflows an atlas kept to four layers (warned, naming it) and
+ * paints once the others have left the view; decals from a few pixels to large paint the same
+ * pixels whatever map holds the atlas cell beside theirs (no bleeding at any level); albedo maps
+ * are filtered in linear light (checkers of red and green texels, magnified and minified); split
+ * screen and render-texture cameras show mapped decals exactly as each camera alone; a fifth
+ * 1024 x 1024 map grows the atlas and all five paint their own colours. */
 #include "rill_test.h"
 
 #include "rill/asset.h"
@@ -514,15 +517,17 @@ static void write_solid_map(scene *sc, const char *name, uint32_t size, const ui
     free(px);
 }
 
-/* The atlas holds four 1024 x 1024 maps (one a layer): a fifth in view at once is warned about
- * (naming it, its size and the atlas) and its decal draws without it; once the others leave the
- * view, it takes one of their cells and paints. */
+/* An atlas kept to four layers (as on a device where it could not grow) holds four 1024 x 1024
+ * maps (one a layer): a fifth in view at once is warned about (naming it, its size and the atlas)
+ * and its decal draws without it; once the others leave the view, it takes one of their cells
+ * and paints. */
 static void test_atlas_full(void **state) {
     (void)state;
     scene sc;
     if (!scene_open(&sc, "decal_atlas_full")) {
         skip();
     }
+    rill__post_decal_atlas_limit(sc.r, 4);
     rill_render_decal d[5];
     static const char *const names[5] = {"big0.png", "big1.png", "big2.png", "big3.png",
                                          "big4.png"};
@@ -559,6 +564,304 @@ static void test_atlas_full(void **state) {
                   changed, outside);
     assert_true(changed > 20);
     assert_int_equal(outside, 0);
+    scene_close(&sc);
+}
+
+/* More map than the atlas starts with: four 1024 x 1024 maps fill its four layers, and a fifth in
+ * view with them makes it grow (the first four copied into the new atlas): on an unlit floor
+ * drawn without tone mapping every decal then paints exactly its own map's colour, with no
+ * warning. */
+static void test_atlas_grows(void **state) {
+    (void)state;
+    scene sc;
+    if (!scene_open(&sc, "decal_atlas_grows")) {
+        skip();
+    }
+    rill_render_material_destroy(sc.r, sc.floor);
+    sc.floor = render_test_material(
+        sc.r, (rill_material_desc){.base_color = {0.2f, 0.2f, 0.2f, 1}, .unlit = true});
+    sc.inst[0].material = sc.floor;
+    sc.s.view.tonemapper = RILL_TONEMAP_NONE;
+    static const uint8_t colors[5][4] = {{230, 30, 30, 255},
+                                         {30, 230, 30, 255},
+                                         {30, 30, 230, 255},
+                                         {230, 230, 30, 255},
+                                         {30, 230, 230, 255}};
+    rill_render_decal d[5];
+    char names[5][16];
+    for (int i = 0; i < 5; i++) {
+        snprintf(names[i], sizeof(names[i]), "grow%d.png", i);
+        write_solid_map(&sc, names[i], 1024, colors[i]);
+        d[i] = box_decal(-1.6f + 0.8f * (float)i, 0, 0.7f, 0.7f);
+        d[i].albedo = names[i];
+    }
+    rill_test_log log = {0};
+    rill_test_log_begin(&log);
+    scene_render(&sc, d, 4, 3); /* the four fill the atlas */
+    scene_render(&sc, d, 5, 3); /* the fifth grows it */
+    rill_test_log_end(&log);
+    assert_int_equal(log.count[RILL_LOG_WARN], 0);
+    for (int i = 0; i < 5; i++) {
+        float rect[4]; /* where the box meets the floor, inside its edges */
+        box_rect(&sc, &d[i], (float[3]){-0.4f, 0, -0.4f}, (float[3]){0.4f, 0, 0.4f}, rect);
+        int painted = 0, wrong = 0;
+        for (int y = (int)fmaxf(rect[1], 0); y <= (int)rect[3] && y < H; y++) {
+            for (int x = (int)fmaxf(rect[0], 0); x <= (int)rect[2] && x < W; x++) {
+                const uint8_t *p = sc.px + (y * W + x) * 4;
+                bool floor = abs(p[0] - p[1]) < 3 && abs(p[1] - p[2]) < 3;
+                if (floor) {
+                    continue;
+                }
+                painted++;
+                for (int c = 0; c < 3; c++) {
+                    wrong += abs(p[c] - colors[i][c]) > 2;
+                }
+            }
+        }
+        print_message("atlas grown: decal %d paints %d pixels, %d channels off its map's colour\n",
+                      i, painted, wrong);
+        assert_true(painted > 20);
+        assert_int_equal(wrong, 0);
+    }
+    scene_close(&sc);
+}
+
+/* A size x size PNG checker of single texels, red and green, under the scene's folder. */
+static void write_checker(scene *sc, const char *name, uint32_t size) {
+    uint8_t *px = malloc((size_t)size * size * 4);
+    assert_non_null(px);
+    for (uint32_t i = 0; i < size * size; i++) {
+        bool red = ((i % size) + (i / size)) % 2 == 0;
+        memcpy(px + i * 4, red ? (uint8_t[4]){255, 0, 0, 255} : (uint8_t[4]){0, 255, 0, 255}, 4);
+    }
+    char path[700];
+    snprintf(path, sizeof(path), "%s/%s", sc->dir, name);
+    rill_error err = {0};
+    assert_int_equal(rill_image_write_png(path, px, (int)size, (int)size, 4, &err), RILL_OK);
+    free(px);
+}
+
+/* An sRGB-encoded byte in linear light. */
+static float linear_of(uint8_t c) {
+    float v = (float)c / 255.0f;
+    return v <= 0.04045f ? v / 12.92f : powf((v + 0.055f) / 1.055f, 2.4f);
+}
+
+/* Albedo maps are filtered in linear light, as sampling the map's own sRGB texture does: on an
+ * unlit floor drawn without tone mapping (a pixel is its surface's albedo, sRGB-encoded), two
+ * checkers of single red and green texels, one magnified (texels blend bilinearly at level 0) and
+ * one minified (levels where the squares have blended), paint pixels whose red and green add up
+ * to 1 in linear light, and the minified one (0.5, 0.5). Filtering the encoded bytes instead
+ * gives less (halfway between a red and a green texel 0.21 + 0.21). */
+static void test_albedo_linear_filtering(void **state) {
+    (void)state;
+    scene sc;
+    if (!scene_open(&sc, "decal_linear")) {
+        skip();
+    }
+    rill_render_material_destroy(sc.r, sc.floor);
+    sc.floor = render_test_material(
+        sc.r, (rill_material_desc){.base_color = {0.2f, 0.2f, 0.6f, 1}, .unlit = true});
+    sc.inst[0].material = sc.floor;
+    sc.s.view.tonemapper = RILL_TONEMAP_NONE;
+    write_checker(&sc, "near.png", 16);
+    write_checker(&sc, "far.png", 512);
+    rill_render_decal d[2] = {box_decal(-1.0f, 0.5f, 1.8f, 1.8f),
+                              box_decal(1.0f, 0.5f, 1.8f, 1.8f)};
+    d[0].albedo = "near.png";
+    d[1].albedo = "far.png";
+    scene_render(&sc, d, 2, 3);
+    for (int i = 0; i < 2; i++) {
+        float rect[4];
+        box_rect(&sc, &d[i], whole_lo, whole_hi, rect);
+        int painted = 0, blended = 0;
+        float worst_sum = 0.0f, worst_mean = 0.0f;
+        for (int y = (int)rect[1]; y <= (int)rect[3] && y < H; y++) {
+            for (int x = (int)rect[0]; x <= (int)rect[2] && x < W; x++) {
+                const uint8_t *p = sc.px + (y * W + x) * 4;
+                if (y < 0 || x < 0 || p[2] != 0) {
+                    continue; /* the floor's blue: not painted */
+                }
+                float r = linear_of(p[0]), g = linear_of(p[1]);
+                painted++;
+                blended += r > 0.15f && g > 0.15f;
+                worst_sum = fmaxf(worst_sum, fabsf(r + g - 1.0f));
+                worst_mean = fmaxf(worst_mean, fmaxf(fabsf(r - 0.5f), fabsf(g - 0.5f)));
+            }
+        }
+        print_message("%s checker: %d pixels painted, %d blend red and green; red + green off 1 "
+                      "by at most %.3f, (r, g) off (0.5, 0.5) by at most %.3f\n",
+                      i ? "minified" : "magnified", painted, blended, worst_sum, worst_mean);
+        assert_true(painted > 100);
+        assert_true(blended > painted / 4);
+        assert_true(worst_sum < 0.03f);
+        if (i == 1) {
+            assert_true(worst_mean < 0.03f);
+        }
+    }
+    scene_close(&sc);
+}
+
+/* What a render texture's camera drew: its final image copied into a buffer by an effect that
+ * runs last for cameras drawing into a texture (grab_target). */
+typedef struct target_grab {
+    rill__buf *buf;
+    rill_rg_image img;
+    int grabbed;
+} target_grab;
+
+static void grab_exec(rill_rg_ctx *ctx, void *user) {
+    target_grab *g = user;
+    rill__cmd_copy_image_to_buffer(ctx->cmd, rill__ctx_img(ctx, g->img), g->buf);
+    rill__cmd_host_read_barrier(ctx->cmd);
+    g->grabbed++;
+}
+
+static rill_result grab_target(rill_render_effect_ctx *ctx, rill_error *err) {
+    target_grab *g = ctx->user;
+    if (!ctx->view->target) {
+        return RILL_OK;
+    }
+    rill_rg *graph = ctx->graph;
+    rill_rg_buffer b =
+        rill_rg_import_buffer(graph, "grab", g->buf, RILL_RG_USAGE_NONE, RILL_RG_USAGE_NONE, err);
+    rill_rg_pass p = rill_rg_add_pass(
+        graph,
+        &(rill_rg_pass_desc){.label = "grab", .exec = grab_exec, .user = g, .side_effect = true},
+        err);
+    g->img = ctx->color;
+    RILL_TRY(rill_rg_use_buffer(graph, p, b, RILL_RG_USAGE_TRANSFER_DST, err));
+    return rill_rg_use_image(graph, p, ctx->color, RILL_RG_USAGE_TRANSFER_SRC, err);
+}
+
+static bool always(const rill_render_effect_ctx *ctx) {
+    (void)ctx;
+    return true;
+}
+
+/* A view of the scene from eye (towards the floor's middle) in viewport vp (NULL: all of it). */
+static rill_render_view view_from(const scene *sc, const float eye[3], const float vp[4]) {
+    rill_render_view v = sc->s.view;
+    mat4 wfv;
+    render_test_look_at(wfv, eye, (float[3]){0, -1, 0});
+    memcpy(v.world_from_view, wfv, sizeof(wfv));
+    memset(v.viewport, 0, sizeof(v.viewport));
+    if (vp) {
+        memcpy(v.viewport, vp, sizeof(v.viewport));
+    }
+    return v;
+}
+
+/* Renders the scene's decals through these views (frames frames) into sc->px. */
+static void render_views(scene *sc, const rill_render_view *views, uint32_t n,
+                         const rill_render_decal *d, uint32_t nd, int frames) {
+    sc->s.view = views[0];
+    sc->s.views = views;
+    sc->s.view_count = n;
+    scene_render(sc, d, nd, frames);
+    sc->s.views = NULL;
+    sc->s.view_count = 0;
+}
+
+/* Pixels of rectangle x0..x1 (exclusive) where a and b differ. */
+static int differing(const uint8_t *a, const uint8_t *b, int x0, int x1) {
+    int n = 0;
+    for (int y = 0; y < H; y++) {
+        for (int x = x0; x < x1; x++) {
+            n += memcmp(a + (y * W + x) * 4, b + (y * W + x) * 4, 3) != 0;
+        }
+    }
+    return n;
+}
+
+/* Mapped decals (albedo, normal and roughness maps, over the floor and a glass pane) seen by
+ * several cameras at once: in a split screen each half shows them exactly as a render of that
+ * camera alone in the same rectangle, and a camera drawing into a render texture beside the
+ * main camera draws exactly what it draws alone on the output; the maps are first read while
+ * both cameras see them (one atlas, one copy each, shared by the cameras). */
+static void test_decals_two_cameras(void **state) {
+    (void)state;
+    scene sc;
+    if (!scene_open(&sc, "decal_cameras")) {
+        skip();
+    }
+    rill_material glass =
+        render_test_material(sc.r, (rill_material_desc){.base_color = {0.3f, 0.5f, 0.9f, 0.4f},
+                                                        .roughness = 0.5f,
+                                                        .alpha_mode = RILL_ALPHA_BLEND});
+    render_test_place(&sc.inst[1], 2, sc.cube, glass, (float[3]){0.8f, -0.5f, 0}, 1.0f, 0);
+    sc.inst[1].transform[0] = 1.5f, sc.inst[1].transform[5] = 0.05f;
+    sc.inst[1].transform[10] = 1.5f;
+    sc.s.instance_count = 2;
+    write_map(&sc, "paint.png", (uint8_t[4]){40, 220, 40, 255}, (uint8_t[4]){220, 40, 200, 160});
+    write_map(&sc, "bump.png", (uint8_t[4]){200, 128, 230, 255}, (uint8_t[4]){90, 170, 230, 255});
+    write_map(&sc, "rough.png", (uint8_t[4]){0, 20, 0, 255}, (uint8_t[4]){0, 240, 0, 255});
+    rill_render_decal d[2] = {box_decal(-0.6f, 0, 1.6f, 1.6f), box_decal(0.8f, 0.1f, 1.4f, 1.2f)};
+    d[0].albedo = "paint.png", d[0].normal = "bump.png", d[0].roughness = "rough.png";
+    d[1].world_from_box[5] = 1.2f, d[1].world_from_box[13] = -0.7f; /* the pane and the floor */
+    d[1].albedo = "paint.png", d[1].normal = "bump.png";
+    const float eye_a[3] = {0, 3, 4}, eye_b[3] = {-2.5f, 2.5f, 2.5f};
+    const float left[4] = {0, 0, 0.5f, 1}, right[4] = {0.5f, 0, 0.5f, 1};
+    static uint8_t split[W * H * 4], alone[W * H * 4], main_px[W * H * 4];
+    rill_render_view views[2] = {view_from(&sc, eye_a, left), view_from(&sc, eye_b, right)};
+    render_views(&sc, views, 2, d, 2, 3); /* the maps are read with both cameras in view */
+    memcpy(split, sc.px, sizeof(split));
+    render_views(&sc, &views[0], 1, d, 2, 2);
+    memcpy(alone, sc.px, sizeof(alone));
+    int da = differing(split, alone, 0, W / 2);
+    render_views(&sc, &views[1], 1, d, 2, 2);
+    int db = differing(split, sc.px, W / 2, W);
+    /* the decals show in both halves (against the floor without them) */
+    static uint8_t bare[W * H * 4];
+    render_views(&sc, views, 2, NULL, 0, 2);
+    memcpy(bare, sc.px, sizeof(bare));
+    int pa = differing(split, bare, 0, W / 2), pb = differing(split, bare, W / 2, W);
+    print_message("split screen: decals paint %d and %d pixels; %d and %d differ from each camera "
+                  "drawn alone\n",
+                  pa, pb, da, db);
+    assert_true(pa > 200 && pb > 200);
+    assert_int_equal(da, 0);
+    assert_int_equal(db, 0);
+
+    /* a render texture's camera (eye b) beside the main camera (eye a) */
+    rill_error err = {0};
+    target_grab g = {0};
+    g.buf = rill__buf_create(sc.r->gpu, (uint64_t)W * H * 4, RILL__BUF_TRANSFER_DST, true,
+                             "decal test grab", &err);
+    assert_non_null(g.buf);
+    rill_render_effect_desc fx = {.id = "decal_test_grab",
+                                  .phase = RILL_RENDER_PHASE_OVERLAY,
+                                  .order = 1000,
+                                  .active = always,
+                                  .add = grab_target,
+                                  .user = &g};
+    uint32_t handle = rill_render_effect_register(sc.r, &fx, &err);
+    assert_true(handle != 0);
+    rill_render_view tv[2] = {view_from(&sc, eye_a, NULL), view_from(&sc, eye_b, NULL)};
+    tv[1].target = "decal_tv";
+    tv[1].target_size[0] = W, tv[1].target_size[1] = H;
+    render_views(&sc, tv, 2, d, 2, 4); /* the texture is made, then drawn into */
+    memcpy(main_px, sc.px, sizeof(main_px));
+    assert_true(g.grabbed > 0);
+    static uint8_t target[W * H * 4];
+    memcpy(target, rill__buf_map(g.buf), sizeof(target));
+    rill_render_effect_unregister(sc.r, handle);
+    rill_render_view solo = tv[1]; /* the same camera on the output */
+    solo.target = NULL;
+    render_views(&sc, &solo, 1, d, 2, 2);
+    int dt = differing(target, sc.px, 0, W);
+    render_views(&sc, &solo, 1, NULL, 0, 2);
+    int painted = differing(target, sc.px, 0, W);
+    render_views(&sc, &tv[0], 1, d, 2, 2);
+    int dm = differing(main_px, sc.px, 0, W);
+    print_message("render texture: decals paint %d pixels; %d differ from its camera drawn alone "
+                  "on the output, %d of the main camera's\n",
+                  painted, dt, dm);
+    assert_true(painted > 400);
+    assert_int_equal(dt, 0);
+    assert_int_equal(dm, 0);
+    rill__buf_destroy(sc.r->gpu, g.buf);
+    rill_render_material_destroy(sc.r, glass);
     scene_close(&sc);
 }
 
@@ -666,12 +969,21 @@ static void test_decal_channels(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_albedo_map),          cmocka_unit_test(test_normal_map),
-        cmocka_unit_test(test_roughness_map),       cmocka_unit_test(test_missing_map_and_nan_box),
-        cmocka_unit_test(test_angle_fade),          cmocka_unit_test(test_many_decals_binned),
-        cmocka_unit_test(test_decal_channels),      cmocka_unit_test(test_depth_cull_keeps_picture),
-        cmocka_unit_test(test_transparent_surface), cmocka_unit_test(test_broken_map),
-        cmocka_unit_test(test_atlas_full),          cmocka_unit_test(test_atlas_no_bleed),
+        cmocka_unit_test(test_albedo_map),
+        cmocka_unit_test(test_normal_map),
+        cmocka_unit_test(test_roughness_map),
+        cmocka_unit_test(test_missing_map_and_nan_box),
+        cmocka_unit_test(test_angle_fade),
+        cmocka_unit_test(test_many_decals_binned),
+        cmocka_unit_test(test_decal_channels),
+        cmocka_unit_test(test_depth_cull_keeps_picture),
+        cmocka_unit_test(test_transparent_surface),
+        cmocka_unit_test(test_broken_map),
+        cmocka_unit_test(test_atlas_full),
+        cmocka_unit_test(test_atlas_no_bleed),
+        cmocka_unit_test(test_albedo_linear_filtering),
+        cmocka_unit_test(test_decals_two_cameras),
+        cmocka_unit_test(test_atlas_grows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

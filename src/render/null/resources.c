@@ -122,6 +122,13 @@ rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_err
                        desc->height, desc->layers, desc->mips);
         return NULL;
     }
+    if ((desc->usage & RILL__IMG_SRGB_VIEW) && desc->format != RILL_RG_FORMAT_RGBA8_UNORM &&
+        desc->format != RILL_RG_FORMAT_BGRA8_UNORM) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                       "render: image '%s': an sRGB view needs an RGBA8 or BGRA8 UNORM format",
+                       label);
+        return NULL;
+    }
     if ((desc->usage & RILL__IMG_CUBE) && desc->layers != 6) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: cube image '%s' with %u layers",
                        label, desc->layers);

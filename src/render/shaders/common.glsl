@@ -58,6 +58,9 @@ layout(set = 0, binding = 15) uniform sampler2DArray decal_tex; // after the pro
 // The decal atlas (post_decal_atlas.c, decal_atlas.glsl), for the transparent surfaces' decal walk
 // (pbr_decals.glsl); after the transmission image.
 layout(set = 0, binding = 17) uniform sampler2DArray decal_atlas;
+// The same atlas through its sRGB view (albedo maps: decoded before filtering), after the decal
+// lists (19, 20: pbr_decals.glsl).
+layout(set = 0, binding = 21) uniform sampler2DArray decal_atlas_srgb;
 // The cloud shadow map (clouds.c, clouds_shadow.comp): r the clouds' transmittance of the sun's
 // light at each ground point of a square around the camera (a white texel without clouds).
 layout(set = 0, binding = 18) uniform sampler2D cloud_shadow_tex;

@@ -8,7 +8,8 @@
 // facing the box's +Y within the angle fade, the decal's albedo, normal and roughness are laid over
 // what earlier decals left (premultiplied, coverage in the last channel), into the three layers of
 // one image. The lit pass mixes the surface's albedo, normal and roughness with them before
-// lighting (pbr_body.glsl). Maps come from the decal atlas (decal_atlas.glsl): one binding.
+// lighting (pbr_body.glsl). Maps come from the decal atlas (decal_atlas.glsl): one image, albedo
+// maps through its sRGB view (decoded before filtering), normal and roughness maps through its own.
 layout(local_size_x = 16, local_size_y = 16) in;
 
 struct Decal {
@@ -27,7 +28,8 @@ layout(set = 0, binding = 2, rgba16f) uniform writeonly image2DArray out_decal;
 layout(set = 0, binding = 3) readonly buffer Decals { Decal decals[]; };
 // words per tile, tiles across, 0, 0 (for pbr_decals.glsl); then each tile's words of decal bits
 layout(set = 0, binding = 4) readonly buffer Tiles { uint tile_bits[]; };
-layout(set = 0, binding = 5) uniform sampler2DArray atlas;
+layout(set = 0, binding = 5) uniform sampler2DArray atlas;      // normal and roughness maps
+layout(set = 0, binding = 6) uniform sampler2DArray atlas_srgb; // its sRGB view: albedo maps
 
 layout(push_constant) uniform Push {
     uvec2 size;
@@ -121,8 +123,8 @@ void main() {
                 vec2 gy = (dc.box_from_world * vec4(pos_y, 1.0)).xz + 0.5 - uv;
                 vec3 albedo = dc.color.rgb;
                 if (dc.maps.x != 0u) {
-                    vec4 t = decal_atlas_sample(atlas, dc.maps.x, uv, gx, gy);
-                    albedo *= decal_atlas_srgb(t.rgb);
+                    vec4 t = decal_atlas_sample(atlas_srgb, dc.maps.x, uv, gx, gy);
+                    albedo *= t.rgb;
                     m *= t.a;
                 }
                 float ca = m * dc.color.a;

@@ -2,8 +2,11 @@
 // lit passes' transparent walk (pbr_decals.glsl). The atlas is one RGBA8 2D-array image whose
 // layers are DECAL_ATLAS_SIZE texels square, each map in a square power-of-two cell aligned to
 // its size, with its own mip chain down to one texel; colour (albedo) maps are stored sRGB-encoded
-// (decal_atlas_srgb decodes them). A decal names a map by a code (0: none):
-//   bits 0..5 x, 6..11 y (units of 16 texels), 12..15 log2 of the cell's size, 16..19 layer,
+// and sampled through the atlas's sRGB view, which decodes texels before filtering, so blends
+// between texels and levels are taken in linear light, as from the map's own sRGB texture.
+// Normal and roughness maps are sampled through the plain (UNORM) view. A decal names a map by a
+// code (0: none):
+//   bits 0..5 x, 6..11 y (units of 16 texels), 12..15 log2 of the cell's size, 16..23 layer,
 //   bit 31 set.
 #define DECAL_ATLAS_SIZE 1024.0
 #define DECAL_ATLAS_UNIT 16.0
@@ -19,9 +22,5 @@ vec4 decal_atlas_sample(sampler2DArray atlas, uint code, vec2 uv, vec2 gx, vec2 
     float lod = clamp(0.5 * log2(max(max(dot(dx, dx), dot(dy, dy)), 1e-12)), 0.0, lg);
     float margin = 0.5 * exp2(ceil(lod));
     vec2 p = clamp(clamp(uv, 0.0, 1.0) * size, vec2(margin), vec2(size - margin));
-    return textureLod(atlas, vec3((origin + p) / DECAL_ATLAS_SIZE, float((code >> 16) & 15u)), lod);
-}
-
-vec3 decal_atlas_srgb(vec3 c) {
-    return mix(c / 12.92, pow((c + 0.055) / 1.055, vec3(2.4)), step(vec3(0.04045), c));
+    return textureLod(atlas, vec3((origin + p) / DECAL_ATLAS_SIZE, float((code >> 16) & 255u)), lod);
 }

@@ -3,7 +3,7 @@
 // blended or transmissive surface is not in the prepass, so its fragment walks the decals itself:
 // the same decals and 16 x 16 tile lists the CPU binned (post_decal.c; without the tiles' depth
 // test, which describes the opaque surfaces), the same box test, angle fade, order and maps (the
-// decal atlas, one binding: decal_atlas.glsl), with the maps' gradients from the surface's own
+// decal atlas: decal_atlas.glsl; albedo maps through its sRGB view), with the maps' gradients from the surface's own
 // screen derivatives. Without decals the lists are empty.
 #include "decal_atlas.glsl"
 
@@ -60,8 +60,8 @@ void transparent_decals(vec3 pos, inout vec3 n, inout vec3 albedo, inout vec2 ro
             vec2 gx = (mat3(dc.box_from_world) * dpx).xz, gy = (mat3(dc.box_from_world) * dpy).xz;
             vec3 color = dc.color.rgb;
             if (dc.maps.x != 0u) {
-                vec4 tex = decal_atlas_sample(decal_atlas, dc.maps.x, uv, gx, gy);
-                color *= decal_atlas_srgb(tex.rgb);
+                vec4 tex = decal_atlas_sample(decal_atlas_srgb, dc.maps.x, uv, gx, gy);
+                color *= tex.rgb;
                 m *= tex.a;
             }
             float c = m * dc.color.a;

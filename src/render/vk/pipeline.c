@@ -416,6 +416,10 @@ static void write_set(rill__gpu *gpu, VkDescriptorSet set, const rill__set_layou
             if (b->one_level && img->mip_views && b->level < img->desc.mips) {
                 ii[n].imageView = img->mip_views[b->level];
             }
+            if (b->srgb && img->srgb_view && b->layer < 0 && !b->one_level &&
+                k == RILL__BIND_TEXTURE) {
+                ii[n].imageView = img->srgb_view;
+            }
             ii[n].sampler =
                 k == RILL__BIND_TEXTURE ? rill__vk_sampler(gpu, b->sampler) : VK_NULL_HANDLE;
             ii[n].imageLayout = k == RILL__BIND_STORAGE_IMAGE || k == RILL__BIND_SAMPLED_IMAGE

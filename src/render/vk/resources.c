@@ -211,13 +211,17 @@ void rill__buf_destroy(rill__gpu *gpu, rill__buf *buf) {
 
 /* A view of layer `layer` (-1: all of them) of levels [level, level + levels); a cube's default
  * view (layer -1, every level) is a cube view, its one-level views (levels 0) 2D arrays. */
-static VkImageView make_view(rill__gpu *gpu, rill__img *img, int32_t layer, uint32_t level,
-                             uint32_t levels, rill_error *err) {
+static VkImageView make_view_as(rill__gpu *gpu, rill__img *img, int32_t layer, uint32_t level,
+                                uint32_t levels, VkFormat format, rill_error *err) {
     bool cube_view = layer < 0 && levels > 0 && (img->desc.usage & RILL__IMG_CUBE);
     levels = levels ? levels : 1;
     VkImageViewCreateInfo ci = {VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
     ci.image = img->img;
-    ci.format = img->vkfmt;
+    ci.format = format;
+    /* a view in another format than the image's (the sRGB twin) is only sampled */
+    VkImageViewUsageCreateInfo uci = {VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO};
+    uci.usage = VK_IMAGE_USAGE_SAMPLED_BIT;
+    ci.pNext = format != img->vkfmt ? &uci : NULL;
     ci.viewType = (layer < 0 && (img->desc.layers > 1 || (img->desc.usage & RILL__IMG_ARRAY)))
                       ? VK_IMAGE_VIEW_TYPE_2D_ARRAY
                       : VK_IMAGE_VIEW_TYPE_2D;
@@ -244,6 +248,25 @@ static VkImageView make_view(rill__gpu *gpu, rill__img *img, int32_t layer, uint
     return view;
 }
 
+/* A view of layer `layer` (-1: all of them) of levels [level, level + levels) in the image's own
+ * format. */
+static VkImageView make_view(rill__gpu *gpu, rill__img *img, int32_t layer, uint32_t level,
+                             uint32_t levels, rill_error *err) {
+    return make_view_as(gpu, img, layer, level, levels, img->vkfmt, err);
+}
+
+/* The sRGB twin of an 8-bit UNORM colour format (RILL__IMG_SRGB_VIEW), else UNDEFINED. */
+static VkFormat srgb_twin(VkFormat f) {
+    switch (f) {
+    case VK_FORMAT_R8G8B8A8_UNORM:
+        return VK_FORMAT_R8G8B8A8_SRGB;
+    case VK_FORMAT_B8G8R8A8_UNORM:
+        return VK_FORMAT_B8G8R8A8_SRGB;
+    default:
+        return VK_FORMAT_UNDEFINED;
+    }
+}
+
 static void destroy_img_now(rill__gpu *gpu, rill__img *img) {
     if (img->mip_views) {
         for (uint32_t i = 0; i < img->desc.mips; i++) {
@@ -263,6 +286,9 @@ static void destroy_img_now(rill__gpu *gpu, rill__img *img) {
     }
     if (img->view) {
         vkDestroyImageView(gpu->dev, img->view, NULL);
+    }
+    if (img->srgb_view) {
+        vkDestroyImageView(gpu->dev, img->srgb_view, NULL);
     }
     if (!img->swapchain && img->img) {
         vkDestroyImage(gpu->dev, img->img, NULL);
@@ -307,7 +333,10 @@ rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_err
     img->vkfmt = rill__vk_format(desc->format);
     bool cube = (desc->usage & RILL__IMG_CUBE) != 0;
     bool volume = desc->depth > 1;
+    VkFormat twin =
+        (desc->usage & RILL__IMG_SRGB_VIEW) ? srgb_twin(img->vkfmt) : VK_FORMAT_UNDEFINED;
     if (img->vkfmt == VK_FORMAT_UNDEFINED || desc->width == 0 || desc->height == 0 ||
+        ((desc->usage & RILL__IMG_SRGB_VIEW) && twin == VK_FORMAT_UNDEFINED) ||
         (cube && (img->desc.layers != 6 || desc->width != desc->height)) ||
         (volume && (cube || img->desc.layers != 1 || (desc->usage & RILL__IMG_ARRAY) ||
                     rill__vk_format_is_depth(desc->format)))) {
@@ -347,6 +376,15 @@ rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_err
     }
     ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
     ci.flags = cube ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0;
+    /* the sRGB view: the two formats the image is viewed in, named so drivers keep compression */
+    VkFormat both[2] = {img->vkfmt, twin};
+    VkImageFormatListCreateInfo fl = {VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO};
+    if (twin != VK_FORMAT_UNDEFINED) {
+        ci.flags |= VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+        fl.viewFormatCount = 2;
+        fl.pViewFormats = both;
+        ci.pNext = &fl;
+    }
     VkResult res = vkCreateImage(gpu->dev, &ci, NULL, &img->img);
     if (res != VK_SUCCESS) {
         rill__vk_fail(err, res, "vkCreateImage", __FILE__, __LINE__);
@@ -369,7 +407,10 @@ rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_err
     }
     rill__vk_name(gpu, VK_OBJECT_TYPE_IMAGE, (uint64_t)img->img, img->desc.label);
     img->view = make_view(gpu, img, -1, 0, img->desc.mips, err);
-    if (!img->view) {
+    if (twin != VK_FORMAT_UNDEFINED) {
+        img->srgb_view = make_view_as(gpu, img, -1, 0, img->desc.mips, twin, err);
+    }
+    if (!img->view || (twin != VK_FORMAT_UNDEFINED && !img->srgb_view)) {
         destroy_img_now(gpu, img);
         return NULL;
     }

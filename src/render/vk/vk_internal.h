@@ -84,6 +84,7 @@ struct rill__img {
     VkImageView view;         /* 2D, or 2D array when layers > 1 */
     VkImageView *layer_views; /* one per layer when layers > 1 */
     VkImageView *mip_views;   /* cube storage images: one 2D array view per mip level */
+    VkImageView srgb_view;    /* RILL__IMG_SRGB_VIEW: the default view in the sRGB twin format */
     VkFormat vkfmt;
     vk_alloc alloc;
     rill__img_desc desc;
