@@ -310,11 +310,19 @@ static uint64_t loaded_set(fly_run *run, rill_app *app) {
     return sum;
 }
 
+/* The texture streaming update of this frame (decisions, loads started, swaps handed over). */
+static double stream_texture_ms(fly_run *run) {
+    rill_render_texture_streaming_stats tx;
+    rill_render_assets_get_texture_streaming_stats(fly_assets(run), &tx);
+    return (double)tx.update_ns_last / 1e6;
+}
+
 /* The thread CPU time of this frame's streaming systems: the scene loader (rill.scenes), the
  * stream update (rill.stream: instance decisions and hides, terrain rebuilds, texture decisions)
- * and the model system (rill.models: tree spawns). What a loaded machine's preemption does not
- * inflate, unlike stream_ms. */
-static double stream_cpu_ms(const rill_app *app) {
+ * and the model system (rill.models: tree spawns and retires), plus the texture streaming update
+ * (timed inside the renderer's asset cache, in wall time: the one part counted so). What a loaded
+ * machine's preemption does not inflate, unlike stream_ms. */
+static double stream_cpu_ms(fly_run *run, const rill_app *app) {
     rill_system_timing t[64];
     uint32_t n = RILL_MIN(rill_app_system_timings(app, t, RILL_COUNTOF(t)), RILL_COUNTOF(t));
     uint64_t ns = 0;
@@ -324,14 +332,7 @@ static double stream_cpu_ms(const rill_app *app) {
             ns += t[i].cpu_ns;
         }
     }
-    return (double)ns / 1e6;
-}
-
-/* The texture streaming update of this frame (decisions, loads started, swaps handed over). */
-static double stream_texture_ms(fly_run *run) {
-    rill_render_texture_streaming_stats tx;
-    rill_render_assets_get_texture_streaming_stats(fly_assets(run), &tx);
-    return (double)tx.update_ns_last / 1e6;
+    return (double)ns / 1e6 + stream_texture_ms(run);
 }
 
 /* The process's resident set in bytes (Linux /proc/self/statm), 0 where it cannot be read. */
@@ -540,13 +541,13 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     if (t1 - t0 < (uint64_t)(FLY_DT * 1e9)) {
         rill_sleep_ns((uint64_t)(FLY_DT * 1e9) - (t1 - t0));
     }
-    /* Streaming work: the scene loader (instance loads, budgeted despawns), the streamers, and
-     * the model trees spawned for what the loads brought in. */
+    /* Streaming work: the app's ledger of the frame (the scene loader's instance loads and
+     * budgeted despawns, the model system's tree spawns and retires, the stream update's decisions,
+     * hides and terrain applies, the texture streaming update with its swaps). */
     rill_scene_models_stats ms;
     rill_scene_models_get_stats(rill_app_models_scene(rill_content_models(run->content)), &ms);
-    fr->stream_ms = (double)(rill_app_last_streaming_ns(app) + ms.last_spawn_ns) / 1e6;
-    fr->stream_ms += stream_texture_ms(run); /* the texture swaps are streaming work too */
-    fr->stream_cpu_ms = stream_cpu_ms(app);
+    fr->stream_ms = (double)rill_app_last_streaming_ns(app) / 1e6;
+    fr->stream_cpu_ms = stream_cpu_ms(run, app);
     fr->entities = rill_world_entity_count(w);
     fr->triangles = fc.triangles;
     fr->triangles_full = fc.triangles_full;

@@ -19,6 +19,8 @@
 #define FLY_MAX_KEYS 4096u
 #define FLY_MAX_SECONDS 1.0e6 /* the latest keyframe time (11.6 days) */
 #define FLY_FRAME_BUDGET_MS 16.7
+/* The streaming work's aim per frame: the default 3 ms streaming budget plus 1 ms (issue 29). */
+#define FLY_STREAM_AIM_MS 4.0
 #define FLY_STREAM_BUDGET_MS 3.0
 /* Frames the camera may hold still after the path until streaming has settled (10 s), so the
  * memory comparison's end is not taken mid-load. */

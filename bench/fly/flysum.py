@@ -2,8 +2,10 @@
 """Summarises `rill fly` runs: for each DIR given, from DIR/frames.jsonl (docs/cli.md keys), the
 frames over 16.7 ms, the boot frame's parts, mean / p99 / max of the main-thread, extract, render,
 GPU, streaming and batch-build times over frames 1.., draws and triangles, the mean GPU time of each
-pass, and the five longest frames with what the batcher did in them and the main thread's page
-faults and context switches (why wall time exceeded CPU time). Then the same per segment of the
+pass, the streaming work against its aim (stream_ms and stream_cpu_ms: p99, max and the frames over
+4 ms, the 3 ms budget plus 1 ms, over every frame, frame 0 included, with the five largest), and
+the five longest frames with what the batcher did in them and the main thread's page faults and
+context switches (why wall time exceeded CPU time). Then the same per segment of the
 path: --split F1,F2,... cuts it at those frames; else, where frames.jsonl has `camera`, a path that
 climbs 100 m or more to its highest point is cut at the climb's start and top (`low`, `climb`, `top`:
 the 100 km² world's crossing, climb and 500 m overview).
@@ -63,6 +65,10 @@ for n in args:
     for k in ("main_ms","main_cpu_ms","extract_ms","extract_cpu_ms","render_cpu_ms","render_wait_ms","gpu_ms","stream_ms","batch_build_ms"):
         print("  %-16s mean/p99/max %s"%(k,s(k)))
     print("  draws mean %.0f extracted %.0f tri %.0f gpu_tri %.0f batched max %d"%(st.mean(f["draws"] for f in r),st.mean(f["extracted"] for f in r),st.mean(f["triangles"] for f in r),st.mean(f["gpu_triangles"] for f in r),max(f["batched_entities"] for f in r)))
+    for k in ("stream_ms","stream_cpu_ms"):
+        v=[f[k] for f in fr]
+        big=sorted(fr,key=lambda f:-f[k])[:5]
+        print("  %-16s streaming p99 %.2f max %.2f over4ms %d of %d; largest %s"%(k,pct(v,0.99),max(v),sum(1 for x in v if x>4.0),len(v)," ".join("%d:%.2f"%(f["frame"],f[k]) for f in big)))
     keys=r[-1]["gpu_passes"].keys()
     print("  gpu passes mean", {k: round(st.mean(f["gpu_passes"].get(k,0) for f in r),3) for k in keys})
     worst=sorted(fr,key=lambda f:-f["main_ms"])[:5]

@@ -356,12 +356,14 @@ rill_result rill_app_set_run_mode(rill_app *app, rill_run_mode mode);
 bool rill_streaming_active(const rill_app *app);
 /* The app's stream (gate, camera, streamers: rill/stream.h); valid until rill_app_destroy. */
 rill_stream *rill_app_stream(const rill_app *app);
-/* Main-thread time of the last frame's streaming work: the scene loader's budgeted update plus
- * rill_stream_update, in nanoseconds. */
+/* Main-thread time of the last frame's streaming work, in nanoseconds: the frame's ledger of the
+ * scene loader's budgeted update, rill_stream_update and what rill_app_add_streaming_ns noted (the
+ * model system's update, the texture streaming update). */
 uint64_t rill_app_last_streaming_ns(const rill_app *app);
 /* What this frame's loader budget (rill_app_streaming_budget_ns) has left after this frame's
- * scene loader update, in nanoseconds; the model system spends it on spawning model trees, so the
- * loader and the spawns share one budget. 0 when spent. */
+ * scene loader update and what was noted since (rill_app_add_streaming_ns), in nanoseconds; the
+ * model system spends it on spawning model trees and retiring dropped ones, so the loader and the
+ * model system share one budget. 0 when spent. */
 uint64_t rill_app_streaming_budget_left_ns(const rill_app *app);
 /* This frame's scene loader budget, in nanoseconds: the streaming budget ([scene] load_budget_ms
  * or rill_app_desc.scene_budget_ns) less the streaming work of the last frame the loader does not
@@ -369,8 +371,9 @@ uint64_t rill_app_streaming_budget_left_ns(const rill_app *app);
  * budget; the whole budget in a deterministic app. */
 uint64_t rill_app_streaming_budget_ns(const rill_app *app);
 /* Notes ns of main-thread streaming work done outside the loader and the stream update (the
- * model system notes its texture streaming update); the next frame's loader budget is that
- * much smaller. */
+ * model system notes its update and the texture streaming update): it joins the frame's ledger
+ * (rill_app_last_streaming_ns), the stream update after it in the frame gets that much less
+ * (rill_stream_set_budget_ns), and so does the next frame's loader budget. */
 void rill_app_add_streaming_ns(rill_app *app, uint64_t ns);
 /* rill_streaming_camera_pick on the app's world and mode. When out_position is not NULL and a
  * camera is returned, it receives the camera's world position (from GlobalTransform, else its

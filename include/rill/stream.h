@@ -194,6 +194,17 @@ rill_world *rill_stream_world(const rill_stream *stream);
 /* Once per frame, main thread, after transform propagation: publishes the state, then runs every
  * streamer's update. */
 void rill_stream_update(rill_stream *stream);
+/* The time the next rill_stream_update's streamers may spend on the work they can leave to a later
+ * update (terrain chunk applies, the hides of unloading content), in nanoseconds: each still does
+ * at least one unit of that work an update, and its own per-update counts still hold. The app
+ * gives it what the frame's streaming budget has left (docs/streaming.md "Counters").
+ * RILL_STREAM_NO_BUDGET (the default, and a deterministic app's): no time limit, the counts only.
+ * Kept until set again. */
+#define RILL_STREAM_NO_BUDGET UINT64_MAX
+void rill_stream_set_budget_ns(rill_stream *stream, uint64_t ns);
+/* Within an update: what its budget has left now (0 when spent); RILL_STREAM_NO_BUDGET when it
+ * has none. Outside an update: the budget the next update gets. */
+uint64_t rill_stream_budget_left_ns(const rill_stream *stream);
 /* Publishes the state only (the app does this on mode changes). */
 void rill_stream_publish(rill_stream *stream);
 

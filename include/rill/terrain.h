@@ -129,16 +129,22 @@ rill_terrain_system *rill_terrain_system_create(const rill_terrain_system_desc *
 void rill_terrain_system_destroy(rill_terrain_system *sys);
 
 /* What the streaming gate says this frame: streaming (the gate is open), has_camera (a streaming
- * camera exists) and its world position. */
+ * camera exists) and its world position. timed: the update's applies also stop once it has run
+ * budget_ns (after at least one apply over all terrains: nothing starves); the terrain streamer
+ * sets it from the stream's budget (the frame's streaming budget left, docs/streaming.md). Not
+ * timed: max_rebuilds alone bounds them. */
 typedef struct rill_terrain_view {
     bool streaming;
     bool has_camera;
     float camera_position[3];
+    bool timed;
+    uint64_t budget_ns;
 } rill_terrain_view;
 
 /* Once per frame on the main thread (post_update): follows Terrain components (new, changed,
  * removed), decides each chunk's residency, releases chunks that went out, queues builds, and
- * applies at most max_rebuilds finished builds per terrain. Build results reach it through the
+ * applies at most max_rebuilds finished builds per terrain (and, with a timed view, no more once
+ * the update has run view->budget_ns, one at least). Build results reach it through the
  * jobs' completion queue, drained by the app in pre_update (or by rill_jobs_drain). */
 void rill_terrain_system_update(rill_terrain_system *sys, const rill_terrain_view *view);
 /* The streaming gate closed (edit mode): queues builds for every chunk that is not resident, up to

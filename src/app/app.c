@@ -74,7 +74,13 @@ struct rill_app {
     uint64_t frame_budget_ns; /* this frame's loader budget (loader_budget) */
     uint64_t update_ns;       /* the last stream update */
     uint64_t other_ns;        /* streaming work noted since the loader's update (add_streaming) */
+    /* The frame's streaming ledger: every part of this frame's streaming work so far (the loader,
+     * the stream update, what add_streaming noted); streaming_ns is the last frame's whole. */
+    uint64_t frame_ns;
     uint64_t streaming_ns;
+    bool stream_ran;       /* this frame's stream update is done */
+    uint64_t late_ns;      /* noted after this frame's stream update (the texture streaming) */
+    uint64_t last_late_ns; /* the same in the last frame: what the stream update leaves room for */
 };
 
 /* Deterministic mode without a clock of the caller's: each read of the clock costs this much
@@ -169,6 +175,19 @@ static void sys_scenes(rill_app *app, void *user) {
     uint64_t t0 = rill_time_ns();
     rill_scene_loader_update(app->scenes);
     app->scenes_ns = rill_time_ns() - t0;
+    app->frame_ns += app->scenes_ns;
+}
+
+/* What the stream update may spend on the work it can defer (terrain applies, hides): the
+ * streaming budget less this frame's streaming work so far and less what the last frame spent
+ * after its stream update (the texture streaming, which this one's will cost about as much). No
+ * time limit in a deterministic app (its streamers keep their counts). */
+static uint64_t stream_budget(const rill_app *app) {
+    if (app->desc.deterministic) {
+        return RILL_STREAM_NO_BUDGET;
+    }
+    uint64_t used = app->frame_ns + app->last_late_ns;
+    return used < app->scene_budget_ns ? app->scene_budget_ns - used : 0u;
 }
 
 static void sys_transforms(rill_app *app, void *user) {
@@ -179,11 +198,13 @@ static void sys_transforms(rill_app *app, void *user) {
 /* The gate, the camera and the streamers: the stream module does the work after transforms. */
 static void sys_stream(rill_app *app, void *user) {
     (void)user;
+    rill_stream_set_budget_ns(app->stream, stream_budget(app));
     rill_stream_update(app->stream);
     rill_stream_stats st;
     rill_stream_get_stats(app->stream, &st);
-    app->streaming_ns = app->scenes_ns + st.update_ns;
     app->update_ns = st.update_ns;
+    app->frame_ns += st.update_ns;
+    app->stream_ran = true;
 }
 
 bool rill_run_mode_ticks(rill_run_mode mode) {
@@ -525,6 +546,15 @@ static void run_stage(rill_app *app, rill_stage stage) {
     stage_settle(app);
 }
 
+/* The frame is over: its streaming ledger becomes the last frame's streaming work. */
+static void close_streaming(rill_app *app) {
+    app->streaming_ns = app->frame_ns;
+    app->frame_ns = 0;
+    app->last_late_ns = app->late_ns;
+    app->late_ns = 0;
+    app->stream_ran = false;
+}
+
 /* The frame is over: each system's time in it becomes its last frame's time. */
 static void close_system_times(rill_app *app) {
     for (int st = 0; st < RILL_STAGE_NUM; st++) {
@@ -621,6 +651,7 @@ void rill_app_frame_dt(rill_app *app, double dt) {
         prev = now;
     }
     app->last_frame_ns = prev - frame_start;
+    close_streaming(app);
     close_system_times(app);
     t->frame++;
     app->in_frame = false;
@@ -708,10 +739,11 @@ rill_stream *rill_app_stream(const rill_app *app) {
 }
 
 uint64_t rill_app_streaming_budget_left_ns(const rill_app *app) {
-    if (!app || app->scenes_ns >= app->frame_budget_ns) {
+    if (!app) {
         return 0u;
     }
-    return app->frame_budget_ns - app->scenes_ns;
+    uint64_t used = app->scenes_ns + app->other_ns;
+    return used < app->frame_budget_ns ? app->frame_budget_ns - used : 0u;
 }
 
 uint64_t rill_app_streaming_budget_ns(const rill_app *app) {
@@ -721,6 +753,10 @@ uint64_t rill_app_streaming_budget_ns(const rill_app *app) {
 void rill_app_add_streaming_ns(rill_app *app, uint64_t ns) {
     if (app) {
         app->other_ns += ns;
+        app->frame_ns += ns;
+        if (app->stream_ran) {
+            app->late_ns += ns;
+        }
     }
 }
 

@@ -28,16 +28,20 @@ static void spawn_camera(rill_app_models *m) {
     rill_lod_system_set_spawn_camera(m->lod, has ? cam : NULL);
 }
 
-/* Tree spawns and the scene loader share the frame's streaming budget (a frame that spent it on
- * loading spawns one tree), unless the desc gave spawns their own budget or the app runs
- * deterministic (its budgets count a step clock, not the loader's real time). */
+/* Tree spawns, dropped trees' despawns and file releases share the frame's streaming budget with
+ * the scene loader (a frame that spent it on loading spawns one tree and retires one), unless the
+ * desc gave them their own budget or the app runs deterministic (its budgets count a step clock,
+ * not the loader's real time). The update is streaming work: noted in the frame's ledger, so the
+ * stream update after it and the next frame's loader get that much less. */
 static void sys_spawn(rill_app *app, void *user) {
     rill_app_models *m = user;
     if (m->share_budget) {
         rill_scene_models_set_spawn_budget(m->scene, rill_app_streaming_budget_left_ns(app));
     }
     spawn_camera(m);
+    uint64_t t0 = rill_time_ns();
     rill_scene_models_update(m->scene);
+    rill_app_add_streaming_ns(app, rill_time_ns() - t0);
     /* Animated nodes get their Transforms before this frame's propagation, trees spawned this
      * frame included. */
     rill_scene_anim_update(m->anim, (float)rill_app_get_time(app)->dt);

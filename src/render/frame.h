@@ -176,6 +176,9 @@ void rill__gpu_cull_set_boarding(rill_renderer *r, uint32_t min, double ms);
 /* Benches: with `all` on, every frame takes every new id (no budget), so a bench boards a large
  * table in one untimed frame; off: the budget above again. */
 void rill__gpu_cull_board_all(rill_renderer *r, bool all);
+/* Tests: the motion history's new ids a frame (frame_cull.c HISTORY_NEW_*): min taken whatever the
+ * clock says, and the budget in ms for more (0: exactly min a frame). */
+void rill__motion_history_set_new_ids(rill_renderer *r, uint32_t min, double ms);
 uint32_t rill__gpu_cull_flags(const rill_renderer *r, uint64_t id);
 /* The same for view slot `view` (each view culls into flags of its own; flags: view 0's). */
 uint32_t rill__gpu_cull_view_flags(const rill_renderer *r, uint32_t view, uint64_t id);

@@ -297,9 +297,42 @@ static inline int32_t cached_material_index(const rill_renderer *r, handle_cache
 /* New ids the motion history takes per frame. Taking an id (a hash map insert, a key and a matrix
  * written to memory touched for the first time) cost the boot frame of `rill fly`, whose 33 k
  * instances were all new, 7.6 ms of main-thread CPU against 2.1 ms for a later frame's history on
- * the development machine. An id left over is taken in a later frame; until then it draws without
- * motion of its own (prev = its matrix), as any instance does in the frame it first appears. */
-#define HISTORY_NEW_PER_FRAME 4096u
+ * the development machine (about 230 ns an id). A frame takes HISTORY_NEW_MIN new ids, then more
+ * while its new ids have cost less than HISTORY_NEW_MS since the first (the clock read every
+ * HISTORY_NEW_STEP ids), as GPU culling boards new ids: a fast CPU takes a streamed-in district in
+ * fewer frames, a slow or loaded one spreads it without a hitch (a fixed 4096 was about 0.94 ms on
+ * the development machine). An id left over is taken in a later frame; until then it draws
+ * without motion of its own (prev = its matrix), as any instance does in the frame it first
+ * appears. rill__motion_history_set_new_ids pins them for tests. */
+#define HISTORY_NEW_MIN 1024u
+#define HISTORY_NEW_MS 0.5
+#define HISTORY_NEW_STEP 256u
+
+void rill__motion_history_set_new_ids(rill_renderer *r, uint32_t min, double ms) {
+    r->history_new_pinned = true;
+    r->history_new_min = min;
+    r->history_new_ms = ms;
+}
+
+/* Whether this frame's history may take one more new id (HISTORY_NEW_*). */
+static bool history_take(rill_renderer *r) {
+    uint32_t min = r->history_new_pinned ? r->history_new_min : HISTORY_NEW_MIN;
+    double ms = r->history_new_pinned ? r->history_new_ms : HISTORY_NEW_MS;
+    uint32_t n = r->history_new_taken;
+    if (n == 0) {
+        r->history_new_t0 = rill_time_ns();
+    }
+    if (n < min) {
+        return true;
+    }
+    if (r->history_new_full || !(ms > 0.0)) {
+        return false;
+    }
+    if ((n - min) % HISTORY_NEW_STEP == 0) {
+        r->history_new_full = (double)(rill_time_ns() - r->history_new_t0) * 1e-6 >= ms;
+    }
+    return !r->history_new_full;
+}
 
 /* Remembers history slot idx for snapshot position pos (next frame's guess there). */
 static void history_remember(rill_renderer *r, uint32_t pos, uint32_t idx) {
@@ -321,10 +354,10 @@ static uint32_t history_slot_lookup(rill_renderer *r, uint64_t id, uint32_t pos)
     uint64_t idx;
     r->history_lookups++;
     if (!rill_map_get(&r->prev_index, id, &idx)) {
-        if (!r->history_new_left) {
+        if (!history_take(r)) {
             return UINT32_MAX; /* taken in a later frame */
         }
-        r->history_new_left--;
+        r->history_new_taken++;
         prev_key k = {id, UINT64_MAX, 0}; /* never culled yet */
         uint32_t n = r->prev_keys.len;
         if (n >= UINT32_MAX / 2u || !rill_array_reserve(&r->prev_m, n + 1u) ||
@@ -463,7 +496,9 @@ static void history_size(rill_renderer *r, uint32_t n) {
     (void)rill_map_size_for(&r->prev_index, need);
     r->pos_slot.len = RILL_MIN(r->pos_slot.len, n);
     (void)rill_array_size_for(&r->pos_slot, n);
-    r->history_new_left = HISTORY_NEW_PER_FRAME;
+    r->history_new_taken = 0;
+    r->history_new_t0 = 0;
+    r->history_new_full = false;
     r->history_lookups = 0;
 }
 

@@ -483,7 +483,12 @@ struct rill_renderer {
     RILL_ARRAY(prev_xform) prev_m;
     RILL_ARRAY(uint32_t) pos_slot;   /* snapshot position -> history slot used there last time */
     RILL_ARRAY(uint32_t) prev_remap; /* scratch of the history's compaction */
-    uint32_t history_new_left;       /* ids the history may still take in this frame */
+    uint32_t history_new_taken;      /* ids the history took in this frame */
+    uint64_t history_new_t0;         /* when it took the first */
+    bool history_new_full;           /* this frame takes no more new ids */
+    bool history_new_pinned;         /* rill__motion_history_set_new_ids set the two below */
+    uint32_t history_new_min;        /* new ids a frame takes whatever the clock says */
+    double history_new_ms;           /* the time budget of more (0: exactly min a frame) */
     uint32_t history_lookups;        /* this frame's serial map lookups (history_slot_lookup) */
     uint64_t frame_counter;
     /* Meshes and materials destroyed so far: a snapshot's "unchanged" instances may name one gone

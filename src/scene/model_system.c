@@ -556,11 +556,50 @@ static void spawn_waiting(rill_scene_models *m) {
     m->stats.last_spawn_ns = now - t0;
 }
 
+/* Whether the update that began at t0 has spent the spawn budget (never in a flush). */
+static bool update_spent(const rill_scene_models *m, uint64_t t0) {
+    return !m->unbudgeted && rill_clock_now(&m->clock) - t0 >= m->spawn_budget_ns;
+}
+
+/* Despawns dropped trees, one at a time (a tree can be thousands of entities), until the update
+ * that began at t0 has spent the budget; the first always goes, the rest wait for the next update
+ * (still drawn until then: a Model renamed or removed shows its old tree a frame longer). */
+static void retire_trees(rill_scene_models *m, uint64_t t0) {
+    uint32_t n = 0;
+    while (n < m->doomed.len && (n == 0 || !update_spent(m, t0))) {
+        rill_entity root = m->doomed.data[n++];
+        rill_world_despawn_recursive_n(m->world, &root, 1);
+    }
+    if (n) {
+        memmove(m->doomed.data, m->doomed.data + n, (m->doomed.len - n) * sizeof(rill_entity));
+        m->doomed.len -= n;
+    }
+}
+
+/* Frees files nobody used for release_delay frames (a file dropped and named again soon after is
+ * not loaded twice), within the budget like retire_trees: one at least an update. */
+static void release_idle(rill_scene_models *m, uint64_t t0) {
+    uint32_t freed = 0;
+    for (uint32_t i = 0; i < m->entries.len;) {
+        model_entry *e = m->entries.data[i];
+        if (e->users == 0 && m->frame - e->idle_since >= m->release_delay) {
+            if (freed && update_spent(m, t0)) {
+                return;
+            }
+            free_entry(m, e);
+            freed++;
+            rill_array_swap_remove(&m->entries, i);
+        } else {
+            i++;
+        }
+    }
+}
+
 void rill_scene_models_update(rill_scene_models *m) {
     if (!m) {
         return;
     }
-    rill_world *w = m->world;
+    uint64_t t0 = rill_clock_now(&m->clock);
     m->frame++;
 
     /* 1. Entities whose Model came, changed or went; new tracks wait for their files. */
@@ -570,21 +609,9 @@ void rill_scene_models_update(rill_scene_models *m) {
     advance_entries(m);
     spawn_waiting(m);
 
-    /* 3. Despawn dropped trees in one batch, then free files nobody used for release_delay
-     * frames (a file dropped and named again soon after is not loaded twice). */
-    if (m->doomed.len) {
-        rill_world_despawn_recursive_n(w, m->doomed.data, m->doomed.len);
-        rill_array_clear(&m->doomed);
-    }
-    for (uint32_t i = 0; i < m->entries.len;) {
-        model_entry *e = m->entries.data[i];
-        if (e->users == 0 && m->frame - e->idle_since >= m->release_delay) {
-            free_entry(m, e);
-            rill_array_swap_remove(&m->entries, i);
-        } else {
-            i++;
-        }
-    }
+    /* 3. Dropped trees and idle files, within what the spawns left of the budget. */
+    retire_trees(m, t0);
+    release_idle(m, t0);
 }
 
 rill_scene_models *rill_scene_models_create(const rill_scene_models_desc *desc, rill_error *err) {

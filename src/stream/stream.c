@@ -86,6 +86,7 @@ rill_stream *rill_stream_create(const rill_stream_desc *desc, rill_error *err) {
     s->hlod = rill_stream_hlod_default();
     s->world = desc->world;
     s->mode = s->desc.run_mode;
+    s->budget_ns = RILL_STREAM_NO_BUDGET;
     if (!register_gate_data(s) ||
         (desc->scenes && !(s->instances = rill__instances_create(s, desc->scenes)))) {
         rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_stream_create: out of memory");
@@ -192,6 +193,7 @@ void rill_stream_update(rill_stream *s) {
         return;
     }
     uint64_t t0 = rill_time_ns();
+    s->update_start_ns = t0 ? t0 : 1u;
     rill_stream_publish(s);
     const rill_streaming_state *st = rill_stream_state(s);
     rill_streaming_state copy = st ? *st : (rill_streaming_state){0};
@@ -199,9 +201,27 @@ void rill_stream_update(rill_stream *s) {
         s->streamers[i].update(s, &copy, s->streamers[i].user);
     }
     s->update_ns = rill_time_ns() - t0;
+    s->update_start_ns = 0;
     if (s->update_ns > s->update_ns_max) {
         s->update_ns_max = s->update_ns;
     }
+}
+
+void rill_stream_set_budget_ns(rill_stream *s, uint64_t ns) {
+    if (s) {
+        s->budget_ns = ns;
+    }
+}
+
+uint64_t rill_stream_budget_left_ns(const rill_stream *s) {
+    if (!s || s->budget_ns == RILL_STREAM_NO_BUDGET) {
+        return RILL_STREAM_NO_BUDGET;
+    }
+    if (!s->update_start_ns) {
+        return s->budget_ns;
+    }
+    uint64_t spent = rill_time_ns() - s->update_start_ns;
+    return spent < s->budget_ns ? s->budget_ns - spent : 0u;
 }
 
 bool rill_stream_add_streamer(rill_stream *s, const rill_streamer_desc *desc) {

@@ -22,6 +22,8 @@ struct rill_stream {
     rill__instance_streamer *instances; /* NULL without a scene loader */
     rill_stream_hlod_settings hlod;     /* far-world proxies (hlod.c) */
     uint64_t update_ns, update_ns_max;
+    uint64_t budget_ns;       /* rill_stream_set_budget_ns (RILL_STREAM_NO_BUDGET: none) */
+    uint64_t update_start_ns; /* when the update under way began (0: none under way) */
 };
 
 /* Creates the instance streamer and registers it as a streamer of s. NULL on out of memory. */

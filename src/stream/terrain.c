@@ -1,13 +1,17 @@
-/* terrain.c: the terrain-chunk streamer: turns the published StreamingState into the terrain
- * system's view each update, and its restore into rill_terrain_system_restore. The chunk rules
- * themselves (ring, hysteresis, per-frame limit) live in the terrain module. */
+/* terrain.c: the terrain-chunk streamer: turns the published StreamingState and what the stream's
+ * budget has left into the terrain system's view each update, and its restore into
+ * rill_terrain_system_restore. The chunk rules themselves (ring, hysteresis, per-frame limits)
+ * live in the terrain module. */
 #include "rill/stream/terrain.h"
 
 #include <string.h>
 
 static void terrain_update(rill_stream *s, const rill_streaming_state *st, void *user) {
-    (void)s;
-    rill_terrain_view view = {.streaming = st->active, .has_camera = st->camera != 0};
+    uint64_t left = rill_stream_budget_left_ns(s);
+    rill_terrain_view view = {.streaming = st->active,
+                              .has_camera = st->camera != 0,
+                              .timed = left != RILL_STREAM_NO_BUDGET,
+                              .budget_ns = left};
     memcpy(view.camera_position, st->camera_position, sizeof view.camera_position);
     rill_terrain_system_update(user, &view);
 }

@@ -416,12 +416,23 @@ static void apply_chunk(rill_terrain_system *sys, terrain_rec *t, uint32_t i) {
     t->apply_ns_total += rill_time_ns() - t0;
 }
 
-static void apply_ready(rill_terrain_system *sys, terrain_rec *t) {
+/* Whether a timed view's budget is spent: the update began at t0 and applied `applied` builds so
+ * far over all terrains (the first is always made). */
+static bool apply_spent(const rill_terrain_system *sys, const rill_terrain_view *view, uint64_t t0,
+                        uint32_t applied) {
+    return !sys->unlimited && view->timed && applied > 0 && rill_time_ns() - t0 >= view->budget_ns;
+}
+
+/* Applies t's finished builds: at most max_rebuilds, and none once a timed view's budget is spent
+ * (apply_spent; *applied counts this update's applies over all terrains). */
+static void apply_ready(rill_terrain_system *sys, terrain_rec *t, const rill_terrain_view *view,
+                        uint64_t t0, uint32_t *applied_all) {
     uint32_t limit = sys->unlimited ? UINT32_MAX : t->comp.max_rebuilds;
     uint32_t applied = 0, taken = 0;
-    while (taken < t->ready.len && applied < limit) {
+    while (taken < t->ready.len && applied < limit && !apply_spent(sys, view, t0, *applied_all)) {
         apply_chunk(sys, t, t->ready.data[taken++]);
         applied++;
+        (*applied_all)++;
     }
     if (taken) {
         memmove(t->ready.data, t->ready.data + taken, (t->ready.len - taken) * sizeof(uint32_t));
@@ -681,6 +692,8 @@ void rill_terrain_system_update(rill_terrain_system *sys, const rill_terrain_vie
     if (!view) {
         view = &edit;
     }
+    uint64_t t0 = rill_time_ns();
+    uint32_t applied = 0;
     sync_components(sys);
     for (uint32_t i = 0; i < sys->terrains.len; i++) {
         terrain_rec *t = sys->terrains.data[i];
@@ -690,7 +703,7 @@ void rill_terrain_system_update(rill_terrain_system *sys, const rill_terrain_vie
         }
         uint32_t wanted = decide(sys, t, view);
         queue_wanted(sys, t, wanted);
-        apply_ready(sys, t);
+        apply_ready(sys, t, view, t0, &applied);
     }
 }
 

@@ -738,6 +738,60 @@ static void test_streaming_budget_shared(void **state) {
     }
 }
 
+/* Notes *(uint64_t *)user ns of streaming work when it runs. */
+static void note_sys(rill_app *app, void *user) {
+    rill_app_add_streaming_ns(app, *(const uint64_t *)user);
+}
+
+/* The frame's streaming ledger: what a system notes is part of the frame's streaming work
+ * (rill_app_last_streaming_ns), and the stream update after it gets the streaming budget less the
+ * frame's work so far and less what the last frame noted after its stream update (the texture
+ * streaming); spent, 0 (its streamers then do one unit each). A deterministic app gives the
+ * stream no time limit. */
+static void test_streaming_ledger(void **state) {
+    (void)state;
+    const uint64_t ms = 1000000u;
+    uint64_t early = 0, late = 0;
+    for (int det = 0; det < 2; det++) {
+        rill_app *app = rill_app_create(
+            &(rill_app_desc){.root = "", .deterministic = det, .scene_budget_ns = 3 * ms}, NULL);
+        assert_non_null(app);
+        rill_app_add_system(
+            app, &(rill_system_desc){
+                     .name = "early", .stage = RILL_STAGE_UPDATE, .fn = note_sys, .user = &early});
+        rill_app_add_system(
+            app, &(rill_system_desc){
+                     .name = "late", .stage = RILL_STAGE_EXTRACT, .fn = note_sys, .user = &late});
+        rill_stream *s = rill_app_stream(app);
+        early = ms, late = 0;
+        rill_app_frame(app);
+        assert_true(rill_app_last_streaming_ns(app) >= ms);
+        uint64_t after_one = rill_stream_budget_left_ns(s);
+        early = 5 * ms;
+        rill_app_frame(app);
+        assert_true(rill_app_last_streaming_ns(app) >= 5 * ms);
+        uint64_t spent = rill_stream_budget_left_ns(s);
+        early = 0, late = 2 * ms;
+        rill_app_frame(app);
+        assert_true(rill_app_last_streaming_ns(app) >= 2 * ms);
+        late = 0;
+        rill_app_frame(app);
+        uint64_t after_late = rill_stream_budget_left_ns(s);
+        print_message("stream budget: %llu ns after 1 ms noted, %llu after 5, %llu after 2 late\n",
+                      (unsigned long long)after_one, (unsigned long long)spent,
+                      (unsigned long long)after_late);
+        if (det) {
+            assert_true(after_one == RILL_STREAM_NO_BUDGET && spent == RILL_STREAM_NO_BUDGET &&
+                        after_late == RILL_STREAM_NO_BUDGET);
+        } else {
+            assert_true(after_one <= 2 * ms);
+            assert_int_equal(spent, 0);
+            assert_true(after_late <= ms);
+        }
+        rill_app_destroy(app);
+    }
+}
+
 static void test_async_scene_load_in_loop(void **state) {
     (void)state;
     char dir[512], path[600];
@@ -885,6 +939,7 @@ int main(void) {
         cmocka_unit_test(test_async_scene_load_in_loop),
         cmocka_unit_test(test_deterministic_load_split),
         cmocka_unit_test(test_streaming_budget_shared),
+        cmocka_unit_test(test_streaming_ledger),
         cmocka_unit_test(test_run_until_exit),
         cmocka_unit_test(test_create_errors),
     };

@@ -303,7 +303,8 @@ static void test_model_system_many(void **state) {
 }
 
 /* Tree spawns share the frame's streaming budget with the scene loader: with the whole budget
- * spent (1 ns), a frame spawns exactly one ready tree, never all of them. */
+ * spent (1 ns), a frame spawns exactly one ready tree, never all of them; and so do the despawns
+ * of dropped trees: every Model removed at once, one tree goes a frame. */
 static void test_model_system_shares_streaming_budget(void **state) {
     (void)state;
     enum { N = 6 };
@@ -325,6 +326,21 @@ static void test_model_system_shares_streaming_budget(void **state) {
         rill_app_frame(env.app);
         rill_app_models_get_stats(models, &st);
         assert_int_equal(st.spawned, k);
+    }
+    rill_world *w = rill_app_world(env.app);
+    uint32_t per_tree = mesh_instances(w, &rc) / N;
+    assert_true(per_tree > 0);
+    const rill_entity *ents = NULL;
+    uint32_t n = rill_world_component_dense(w, rc.model, &ents, NULL);
+    assert_int_equal(n, N);
+    rill_entity owners[N];
+    memcpy(owners, ents, sizeof owners);
+    for (uint32_t k = 0; k < N; k++) {
+        assert_true(rill_world_remove(w, owners[k], rc.model));
+    }
+    for (uint32_t k = 1; k <= N; k++) {
+        rill_app_frame(env.app);
+        assert_int_equal(mesh_instances(w, &rc), (N - k) * per_tree);
     }
     rill_app_disable_models(models);
     rill_renderer_destroy(env.r);

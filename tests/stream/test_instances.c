@@ -412,6 +412,46 @@ static void test_unload_spread_over_frames(void **state) {
     sfx_done(&fx);
 }
 
+/* The stream's time budget (rill_stream_set_budget_ns, what the app's frame has left) stops the
+ * hides too: with it spent (0) an update still hides 256 entities (nothing starves), so 1000
+ * meshes go over 4 updates instead of 1; with it unlimited again the count alone holds. */
+static void test_hides_stop_at_spent_budget(void **state) {
+    (void)state;
+    enum { N = 1000 };
+    sfx fx;
+    sfx_init(&fx, RILL_RUN_MODE_GAME, BUDGET, 1000);
+    rill_strbuf sb = {0};
+    rill_strbuf_printf(&sb, "rsn 1\n");
+    for (uint32_t i = 1; i <= N; i++) {
+        rill_strbuf_printf(&sb, "entity %u { Transform {} }\n", i);
+    }
+    test_write_file(fx.env.dir, "wide.rsn", sb.data);
+    rill_strbuf_free(&sb);
+    rill_entity a = sfx_instance(&fx, "wide.rsn", 0, 0, 50, 60, 10);
+    rill_entity b = sfx_instance(&fx, "wide.rsn", 0, 0, 50, 60, 10);
+    sfx_camera(&fx, 0, 0);
+    frames_until(&fx, a, RILL_INSTANCE_LOADED, 1000);
+    frames_until(&fx, b, RILL_INSTANCE_LOADED, 1000);
+    assert_int_equal(rill_stream_budget_left_ns(fx.stream), RILL_STREAM_NO_BUDGET);
+    rill_stream_set_budget_ns(fx.stream, 0);
+    assert_int_equal(rill_stream_budget_left_ns(fx.stream), 0);
+    sfx_camera(&fx, 1000, 0);
+    uint32_t frames = 0;
+    uint64_t hidden = sfx_stats(&fx).entities_unloaded;
+    while (still_hiding(&fx) && frames < 100) {
+        sfx_frame(&fx);
+        frames++;
+        uint64_t now = sfx_stats(&fx).entities_unloaded;
+        assert_true(now - hidden <= 256u);
+        hidden = now;
+    }
+    assert_int_equal(frames, 4); /* the first instance: 1000 = 3 x 256 + 232 */
+    rill_stream_set_budget_ns(fx.stream, RILL_STREAM_NO_BUDGET);
+    sfx_frame(&fx); /* the second one's 1000 within max_hides_per_update (2048) */
+    assert_int_equal(sfx_stats(&fx).entities_unloaded, 2u * N);
+    sfx_done(&fx);
+}
+
 static void cycle(sfx *fx, rill_entity a) {
     sfx_camera(fx, 0, 0);
     frames_until(fx, a, RILL_INSTANCE_LOADED, 10);
@@ -510,6 +550,7 @@ int main(void) {
         cmocka_unit_test(test_settle_loads_nearby_now),
         cmocka_unit_test(test_self_streaming_stops),
         cmocka_unit_test(test_unload_spread_over_frames),
+        cmocka_unit_test(test_hides_stop_at_spent_budget),
         cmocka_unit_test(test_thousand_cycles_return_to_start),
         cmocka_unit_test(test_big_district_gives_memory_back),
     };

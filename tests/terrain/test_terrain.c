@@ -305,6 +305,59 @@ static void test_streaming_ring_and_rebuild_limit(void **state) {
     teardown(&f);
 }
 
+static void settle(fixture *f, const rill_terrain_view *view);
+
+/* A timed view (the frame's streaming budget, docs/streaming.md) bounds the applies over all
+ * terrains: with its budget spent (0) each update applies exactly one finished build, whatever
+ * max_rebuilds allows, so nothing starves and every chunk still arrives; untimed, max_rebuilds
+ * per terrain holds alone. */
+static void test_timed_view_applies_one_at_least(void **state) {
+    (void)state;
+    fixture f;
+    setup(&f, "terrain_timed");
+    rill_terrain t = small_terrain(6, 6);
+    t.max_rebuilds = 4;
+    rill_entity e[2] = {spawn_terrain(&f, &t, 0, 0, 0), spawn_terrain(&f, &t, 100, 0, 0)};
+    rill_terrain_view view = {.streaming = true,
+                              .has_camera = true,
+                              .camera_position = {98, 0, 40},
+                              .timed = true,
+                              .budget_ns = 0};
+    uint32_t applied = 0, frames = 0, max_seen = 0;
+    rill_terrain_info info[2];
+    for (; frames < 400; frames++) {
+        frame(&f, &view);
+        uint32_t now = 0, building = 0;
+        for (int k = 0; k < 2; k++) {
+            rill_terrain_get_info(f.sys, e[k], &info[k]);
+            now += info[k].rebuilds_last_update;
+            building += info[k].building;
+        }
+        assert_true(now <= 1);
+        applied += now;
+        if (info[0].status == RILL_TERRAIN_STATUS_READY &&
+            info[1].status == RILL_TERRAIN_STATUS_READY && building == 0 && frames > 2) {
+            break;
+        }
+    }
+    assert_true(info[0].resident > 0 && info[1].resident > 0);
+    assert_int_equal(applied, info[0].resident + info[1].resident);
+    /* Untimed: far away and back, each terrain applies up to its own 4 an update. */
+    view.timed = false;
+    view.camera_position[0] = 5000.0f;
+    settle(&f, &view);
+    view.camera_position[0] = 98.0f;
+    for (int k = 0; k < 100; k++) {
+        frame(&f, &view);
+        rill_terrain_get_info(f.sys, e[0], &info[0]);
+        rill_terrain_get_info(f.sys, e[1], &info[1]);
+        assert_true(info[0].rebuilds_last_update <= 4 && info[1].rebuilds_last_update <= 4);
+        max_seen = RILL_MAX(max_seen, info[0].rebuilds_last_update + info[1].rebuilds_last_update);
+    }
+    assert_true(max_seen > 1);
+    teardown(&f);
+}
+
 static void settle(fixture *f, const rill_terrain_view *view) {
     rill_terrain_info info;
     for (int k = 0; k < 50; k++) {
@@ -792,6 +845,7 @@ int main(void) {
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_rule_at_ring),
         cmocka_unit_test(test_max_chunks),
+        cmocka_unit_test(test_timed_view_applies_one_at_least),
         cmocka_unit_test(test_edit_mode_all_resident_queries_match_colliders),
         cmocka_unit_test(test_noise_is_deterministic),
         cmocka_unit_test(test_streaming_ring_and_rebuild_limit),
