@@ -72,21 +72,11 @@ static bool taa_history(rill_renderer *r, uint32_t v, uint32_t w, uint32_t h) {
         return true;
     }
     rill__taa_destroy_view(r, v);
-    for (int i = 0; i < 2; i++) {
-        rill__img_desc d = {.width = w,
-                            .height = h,
-                            .layers = 1,
-                            .mips = 1,
-                            .format = RILL_RG_FORMAT_RGBA16F,
-                            .usage = RILL__IMG_SAMPLED | RILL__IMG_STORAGE,
-                            .label = i ? "taa history 1" : "taa history 0"};
-        rill_error err = {0};
-        t->history[i] = rill__img_create(r->gpu, &d, &err);
-        if (!t->history[i]) {
-            RILL_LOG_WARN("render", "TAA off: no history image (%s)", err.msg);
-            rill__taa_destroy_view(r, v);
-            return false;
-        }
+    rill_error err = {0};
+    if (!rill__history_images_create(r->gpu, t->history, w, h, "taa", &err)) {
+        RILL_LOG_WARN("render", "TAA off: no history image (%s)", err.msg);
+        rill__taa_destroy_view(r, v);
+        return false;
     }
     t->w = w;
     t->h = h;

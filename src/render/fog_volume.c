@@ -367,21 +367,11 @@ static bool history_images(rill_renderer *r, vfog_history *h, uint32_t w, uint32
         return true;
     }
     history_free(r, h);
-    for (int i = 0; i < 2; i++) {
-        rill__img_desc d = {.width = w,
-                            .height = hh,
-                            .layers = 1,
-                            .mips = 1,
-                            .format = RILL_RG_FORMAT_RGBA16F,
-                            .usage = RILL__IMG_SAMPLED | RILL__IMG_STORAGE,
-                            .label = i ? "vfog history 1" : "vfog history 0"};
-        rill_error err = {0};
-        h->img[i] = rill__img_create(r->gpu, &d, &err);
-        if (!h->img[i]) {
-            RILL_LOG_WARN("render", "volumetric fog: no temporal history (%s)", err.msg);
-            history_free(r, h);
-            return false;
-        }
+    rill_error err = {0};
+    if (!rill__history_images_create(r->gpu, h->img, w, hh, "vfog", &err)) {
+        RILL_LOG_WARN("render", "volumetric fog: no temporal history (%s)", err.msg);
+        history_free(r, h);
+        return false;
     }
     h->w = w;
     h->h = hh;

@@ -246,6 +246,11 @@ rill_result rill__effects_register_aa(rill_renderer *r, rill_error *err);
 void rill__taa_plan(rill_renderer *r, rill__view *vs);
 void rill__taa_destroy(rill_renderer *r);
 void rill__taa_destroy_view(rill_renderer *r, uint32_t view);
+/* history.c: creates a temporal filter's two history images (RGBA16F, sampled and storage) at
+ * w x h into img[0] and img[1], labelled "<name> history 0" and "<name> history 1"; false (err
+ * set, both NULL) when one cannot be made. */
+bool rill__history_images_create(rill__gpu *gpu, rill__img *img[2], uint32_t w, uint32_t h,
+                                 const char *name, rill_error *err);
 void rill__effects_frame_begin(rill_renderer *r);
 void rill__effects_plan_view(rill_renderer *r, rill__view *vs);
 rill_result rill__effects_add_phase(rill_renderer *r, rill_rg *g, rill__view *vs,

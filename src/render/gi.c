@@ -63,21 +63,11 @@ static bool history_ready(rill_renderer *r, rill__gi *gi, uint32_t w, uint32_t h
         return true;
     }
     history_free(r, gi);
-    for (int i = 0; i < 2; i++) {
-        rill__img_desc d = {.width = w,
-                            .height = h,
-                            .layers = 1,
-                            .mips = 1,
-                            .format = RILL_RG_FORMAT_RGBA16F,
-                            .usage = RILL__IMG_SAMPLED | RILL__IMG_STORAGE,
-                            .label = i ? "ssgi history 1" : "ssgi history 0"};
-        rill_error err = {0};
-        gi->history[i] = rill__img_create(r->gpu, &d, &err);
-        if (!gi->history[i]) {
-            RILL_LOG_WARN("render", "SSGI without accumulation: no history image (%s)", err.msg);
-            history_free(r, gi);
-            return false;
-        }
+    rill_error err = {0};
+    if (!rill__history_images_create(r->gpu, gi->history, w, h, "ssgi", &err)) {
+        RILL_LOG_WARN("render", "SSGI without accumulation: no history image (%s)", err.msg);
+        history_free(r, gi);
+        return false;
     }
     gi->hw = w;
     gi->hh = h;
