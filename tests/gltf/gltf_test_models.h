@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "base64_encode.h"
 #include "rill/formats/gltf.h"
 
 static inline void *tm_alloc(size_t n, size_t size) {
@@ -16,21 +17,6 @@ static inline void *tm_alloc(size_t n, size_t size) {
 
 static inline char *tm_strdup(const char *s) {
     return rill_strdup(s);
-}
-
-/* Base64 of n bytes into dst (4 * ((n + 2) / 3) + 1 bytes), for data: URIs in hand-made files. */
-static inline void tm_base64(const uint8_t *src, size_t n, char *dst) {
-    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t o = 0;
-    for (size_t i = 0; i < n; i += 3) {
-        uint32_t v = (uint32_t)src[i] << 16 | (i + 1 < n ? (uint32_t)src[i + 1] << 8 : 0) |
-                     (i + 2 < n ? src[i + 2] : 0);
-        dst[o++] = t[(v >> 18) & 63];
-        dst[o++] = t[(v >> 12) & 63];
-        dst[o++] = i + 1 < n ? t[(v >> 6) & 63] : '=';
-        dst[o++] = i + 2 < n ? t[v & 63] : '=';
-    }
-    dst[o] = '\0';
 }
 
 /* A model with one mesh of one primitive (arrays given, ownership taken), one node named

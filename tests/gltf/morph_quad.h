@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "skin_bar.h" /* skin_bar_base64 */
+#include "skin_bar.h"
 
 typedef struct morph_quad_opts {
     float weight;          /* the mesh's default weight */
@@ -39,7 +39,7 @@ static inline size_t morph_quad_text(const morph_quad_opts *o, char *text, size_
     times[0] = 0.0f, times[1] = 1.0f;
     wout[0] = 0.0f, wout[1] = 1.0f;
     char b64[512];
-    skin_bar_base64(b, sizeof(b), b64);
+    rill_test_base64(b, sizeof(b), b64);
     uint32_t tn = o->targets ? o->targets : 1u, wn = o->mesh_weights ? o->mesh_weights : tn;
     static char targets[16384], weights[8192];
     size_t at = 0, aw = 0;

@@ -12,26 +12,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base64_encode.h"
+
 typedef struct skin_bar_opts {
     uint8_t bad_joint;    /* nonzero: the top row's joint index (2 joints: >= 2 is out of range) */
     bool nan_weight;      /* a weight is NaN */
     uint32_t ibm_count;   /* the inverse bind accessor's count (0 = 2, one per joint) */
     uint32_t joint_count; /* entries in skins[0].joints (0 = 2; the extra ones repeat node 2) */
 } skin_bar_opts;
-
-static inline void skin_bar_base64(const uint8_t *src, size_t n, char *dst) {
-    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t o = 0;
-    for (size_t i = 0; i < n; i += 3) {
-        uint32_t v = (uint32_t)src[i] << 16 | (i + 1 < n ? (uint32_t)src[i + 1] << 8 : 0) |
-                     (i + 2 < n ? src[i + 2] : 0);
-        dst[o++] = t[(v >> 18) & 63];
-        dst[o++] = t[(v >> 12) & 63];
-        dst[o++] = i + 1 < n ? t[(v >> 6) & 63] : '=';
-        dst[o++] = i + 2 < n ? t[v & 63] : '=';
-    }
-    dst[o] = '\0';
-}
 
 /* Writes the .gltf text into text (cap bytes, 64 KiB is plenty); returns its length. */
 static inline size_t skin_bar_text(const skin_bar_opts *o, char *text, size_t cap) {
@@ -75,7 +63,7 @@ static inline size_t skin_bar_text(const skin_bar_opts *o, char *text, size_t ca
     float q[8] = {0, 0, 0, 1, 0, 0, h, h};
     memcpy(quat, q, sizeof(q));
     char b64[1024];
-    skin_bar_base64(b, sizeof(b), b64);
+    rill_test_base64(b, sizeof(b), b64);
     char joints[16384];
     size_t jn = (size_t)snprintf(joints, sizeof(joints), "2,3");
     for (uint32_t k = 2; k < o->joint_count && jn + 3 < sizeof(joints); k++) {

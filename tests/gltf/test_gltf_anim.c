@@ -56,7 +56,7 @@ static void fill_buffer(void) {
 static rill_result read_text(const char *anims, const char *extra_accessor, rill_gltf_model **out,
                              rill_error *err) {
     static char b64[B_FLOATS * 4 * 2], text[16384];
-    tm_base64((const uint8_t *)buf, sizeof(buf), b64);
+    rill_test_base64((const uint8_t *)buf, sizeof(buf), b64);
     snprintf(
         text, sizeof(text),
         "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"door\"}],"

@@ -40,7 +40,7 @@ static void quantized_gltf(char *dst, size_t cap, const char *root, const char *
     uint8_t bin[44];
     quantized_bin(bin);
     char enc[80];
-    tm_base64(bin, sizeof(bin), enc);
+    rill_test_base64(bin, sizeof(bin), enc);
     snprintf(
         dst, cap,
         "{\"asset\":{\"version\":\"2.0\"},%s"
@@ -380,7 +380,7 @@ static void meshopt_gltf(char *dst, size_t cap, const char *find, const char *re
     size_t idx_n = meshopt_encodeIndexBuffer(packed + 176, 80, idx, 3);
     assert_true(pos_n && nrm_n && idx_n);
     char enc[360], text[4096];
-    tm_base64(packed, sizeof(packed), enc);
+    rill_test_base64(packed, sizeof(packed), enc);
     snprintf(
         text, sizeof(text),
         "{\"asset\":{\"version\":\"2.0\"},"

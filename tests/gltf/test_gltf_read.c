@@ -199,7 +199,7 @@ static void tri_gltf(char *dst, size_t cap, const float pos[9], const char *pos_
     uint16_t idx[3] = {0, 1, 2};
     memcpy(bin + 36, idx, 6);
     char enc[80];
-    tm_base64(bin, sizeof(bin), enc);
+    rill_test_base64(bin, sizeof(bin), enc);
     snprintf(
         dst, cap,
         "{\"asset\":{\"version\":\"2.0\"},%s"
@@ -710,7 +710,7 @@ static void test_flat_normals(void **state) {
     memcpy(bin, pos, 48);
     memcpy(bin + 48, idx, 12);
     char enc[96], text[2048];
-    tm_base64(bin, sizeof(bin), enc);
+    rill_test_base64(bin, sizeof(bin), enc);
     snprintf(text, sizeof(text),
              "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":60,\"uri\":"
              "\"data:application/octet-stream;base64,%s\"}],\"bufferViews\":[{\"buffer\":0,"

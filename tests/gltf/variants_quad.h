@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "skin_bar.h" /* skin_bar_base64 */
+#include "skin_bar.h"
 
 typedef struct variants_quad_opts {
     const char *variants; /* the root extension's body (NULL: the three variants) */
@@ -42,7 +42,7 @@ static inline size_t variants_quad_text(const variants_quad_opts *o, char *text,
     static const uint16_t quad[6] = {0, 1, 3, 0, 3, 2};
     memcpy(idx, quad, sizeof(quad));
     char b64[300];
-    skin_bar_base64(b, sizeof(b), b64);
+    rill_test_base64(b, sizeof(b), b64);
     const char *variants = o && o->variants ? o->variants : VARIANTS_QUAD_DEFAULT_VARIANTS;
     const char *root_open =
         o && o->no_variants ? "" : "\"extensions\":{\"KHR_materials_variants\":";

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base64_encode.h"
 #include "rill/formats/image.h"
 
 typedef enum fq_colors {
@@ -26,20 +27,6 @@ typedef struct fq_opts {
     const char *material; /* the material object's JSON text */
     uint8_t texels[2][4]; /* the 2 x 1 image (RGBA) textures name */
 } fq_opts;
-
-static inline void fq_base64(const uint8_t *src, size_t n, char *dst) {
-    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t o = 0;
-    for (size_t i = 0; i < n; i += 3) {
-        uint32_t v = (uint32_t)src[i] << 16 | (i + 1 < n ? (uint32_t)src[i + 1] << 8 : 0) |
-                     (i + 2 < n ? src[i + 2] : 0);
-        dst[o++] = t[(v >> 18) & 63];
-        dst[o++] = t[(v >> 12) & 63];
-        dst[o++] = i + 1 < n ? t[(v >> 6) & 63] : '=';
-        dst[o++] = i + 2 < n ? t[v & 63] : '=';
-    }
-    dst[o] = '\0';
-}
 
 /* Buffer layout (bytes): positions 0, normals 48, UV0 96, UV1 128, indices 160 (12), colours as
  * float 176 (64), as bytes 240 (16, stride 4), as shorts 256 (32); 288 in all. */
@@ -75,7 +62,7 @@ static inline size_t fq_text(const fq_opts *o, char *text, size_t cap) {
     uint8_t b[FQ_BYTES];
     fq_buffer(b);
     char b64[FQ_BYTES * 2], img64[1024];
-    fq_base64(b, sizeof(b), b64);
+    rill_test_base64(b, sizeof(b), b64);
     uint8_t *png = NULL;
     size_t png_n = 0;
     rill_error err = {0};
@@ -84,7 +71,7 @@ static inline size_t fq_text(const fq_opts *o, char *text, size_t cap) {
         rill_free(png);
         return 0;
     }
-    fq_base64(png, png_n, img64);
+    rill_test_base64(png, png_n, img64);
     rill_free(png);
     static const char *const color_attr[] = {"", ",\"COLOR_0\":5", ",\"COLOR_0\":6",
                                              ",\"COLOR_0\":7"};

@@ -8,6 +8,7 @@
  * model; the specular cone colours a rough metal floor that takes no diffuse bounce; a moving
  * instance stays out of the clipmap until it stands still; walls whose colour is their base-colour
  * texture's (white factors: an RGBA8 red texture, a BC1 green one) bleed their texture's colour. */
+#include "base64_encode.h"
 #include "rill/formats/bc.h"
 #include "rill/formats/gltf.h"
 #include "rill/formats/rmip.h"
@@ -267,20 +268,6 @@ static void test_voxel_gi_capture_keeps_clipmap(void **state) {
 /* >>walls from a glTF model --------------------------------------------------------------------
  */
 
-static void base64(const uint8_t *in, size_t n, char *out) {
-    static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t o = 0;
-    for (size_t i = 0; i < n; i += 3) {
-        uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0u) |
-                     (i + 2 < n ? in[i + 2] : 0u);
-        out[o++] = abc[v >> 18 & 63];
-        out[o++] = abc[v >> 12 & 63];
-        out[o++] = i + 1 < n ? abc[v >> 6 & 63] : '=';
-        out[o++] = i + 2 < n ? abc[v & 63] : '=';
-    }
-    out[o] = 0;
-}
-
 /* A .gltf (text, its buffer a base64 data URI) of the box's two coloured walls: one unit cube
  * mesh per wall (24 vertices with normals, 36 indices), a red and a green matte material, two
  * nodes scaling and placing them as gi_box_fixture.h places its cube walls. */
@@ -308,7 +295,7 @@ static char *walls_gltf(void) {
         }
     }
     static char b64[(sizeof(buf) + 2) / 3 * 4 + 1];
-    base64((const uint8_t *)&buf, sizeof(buf), b64);
+    rill_test_base64((const uint8_t *)&buf, sizeof(buf), b64);
     static char json[4096];
     int n = snprintf(
         json, sizeof(json),

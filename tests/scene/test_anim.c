@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base64_encode.h"
 #include "rill/asset.h"
 #include "rill/formats/gltf.h"
 #include "rill/scene/anim.h"
@@ -30,20 +31,6 @@ typedef struct fx {
     rill_scene_anim *an;
 } fx;
 
-static void base64(const uint8_t *src, size_t n, char *dst) {
-    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t o = 0;
-    for (size_t i = 0; i < n; i += 3) {
-        uint32_t v = (uint32_t)src[i] << 16 | (i + 1 < n ? (uint32_t)src[i + 1] << 8 : 0) |
-                     (i + 2 < n ? src[i + 2] : 0);
-        dst[o++] = t[(v >> 18) & 63];
-        dst[o++] = t[(v >> 12) & 63];
-        dst[o++] = i + 1 < n ? t[(v >> 6) & 63] : '=';
-        dst[o++] = i + 2 < n ? t[v & 63] : '=';
-    }
-    dst[o] = '\0';
-}
-
 /* door.gltf: node 0 "frame" with child 1 "door" (rest translation (1, 0, 0)). Clip 0 "open":
  * door rotation 0 -> 90 degrees about +Y over 1 s. Clip 1 "slide": door translation (1, 0, 0) ->
  * (3, 0, 0) over 2 s. */
@@ -57,7 +44,7 @@ static void write_door(const char *dir) {
     float tr[6] = {1, 0, 0, 3, 0, 0};
     memcpy(b + 12, tr, sizeof(tr));
     char b64[256], text[4096];
-    base64((const uint8_t *)b, sizeof(b), b64);
+    rill_test_base64((const uint8_t *)b, sizeof(b), b64);
     snprintf(
         text, sizeof(text),
         "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
