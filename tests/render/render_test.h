@@ -143,6 +143,20 @@ static inline void render_test_entity_look_at(rill_world *w, rill_entity e, cons
     assert_true(rill_world_set_transform(w, e, &t));
 }
 
+/* An active camera entity in w (the Camera defaults otherwise) with a Transform and global
+ * transform gt (NULL: the identity): what extract draws from. */
+static inline rill_entity render_test_world_camera(rill_world *w, const rill_global_transform *gt) {
+    const rill_builtins *b = rill_world_builtin(w);
+    rill_entity cam = rill_world_spawn(w);
+    rill_camera c;
+    rill_type_apply_defaults(rill_world_component_type(w, b->camera), &c);
+    c.active = true;
+    assert_non_null(rill_world_add(w, cam, b->camera, &c));
+    assert_non_null(rill_world_add(w, cam, b->transform, NULL));
+    assert_non_null(rill_world_add(w, cam, b->global_transform, gt));
+    return cam;
+}
+
 static inline void render_test_noop_exec(rill_rg_ctx *ctx, void *user) {
     (void)ctx;
     (void)user;

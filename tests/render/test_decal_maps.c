@@ -930,13 +930,8 @@ static void test_decal_channels(void **state) {
     rill_error err = {0};
     assert_int_equal(rill_render_register_components(w, &comps, &err), RILL_OK);
     const rill_builtins *b = rill_world_builtin(w);
-    rill_entity cam = rill_world_spawn(w), decal = rill_world_spawn(w);
-    rill_camera c;
-    rill_type_apply_defaults(rill_world_component_type(w, b->camera), &c);
-    c.active = true;
-    assert_non_null(rill_world_add(w, cam, b->camera, &c));
-    assert_non_null(rill_world_add(w, cam, b->transform, NULL));
-    assert_non_null(rill_world_add(w, cam, b->global_transform, NULL));
+    render_test_world_camera(w, NULL);
+    rill_entity decal = rill_world_spawn(w);
     rill_component fdc = rill_world_find_component(w, "ForwardDecal");
     rill_render_forward_decal fd;
     rill_type_apply_defaults(rill_world_component_type(w, fdc), &fd);

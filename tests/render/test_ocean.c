@@ -210,7 +210,7 @@ static void test_world_path(void **state) {
     render_test_look_at(view, (float[3]){0, 12, 30}, (float[3]){0, 0, 0});
     rill_global_transform cg;
     memcpy(cg.m, view, sizeof(cg.m));
-    rill_entity cam = world_camera(w, &cg);
+    rill_entity cam = render_test_world_camera(w, &cg);
     rill_render_water v;
     rill_type_apply_defaults(rill_world_component_type(w, wc), &v);
     assert_int_equal(v.cascades, 3);

@@ -184,7 +184,7 @@ static void test_extract(void **state) {
     rill_error err = {0};
     assert_int_equal(rill_render_register_components(w, &comps, &err), RILL_OK);
     const rill_builtins *b = rill_world_builtin(w);
-    world_camera(w, NULL); /* extract draws from a camera */
+    render_test_world_camera(w, NULL); /* extract draws from a camera */
     rill_component pw = rill_world_find_component(w, "PoolWater");
     assert_true(pw.id != 0);
     rill_render_pool_water v;

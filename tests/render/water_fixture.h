@@ -2,8 +2,8 @@
  * the FFT ocean), on lavapipe with validation on: a 48 x 48 renderer, a fixture holding the
  * snapshot with a floor, a pool (box) and a sea (surface), the view and the sky light, rendering
  * frames and reading them back (the folder named by $WATER_PNG_ENV, defined by the test before
- * including this, gets each frame a test reads, to look at), pixel measures, an active camera in
- * a world (extract draws from one); the log capture is render_test.h's. */
+ * including this, gets each frame a test reads, to look at) and pixel measures; an active camera
+ * in a world (render_test_world_camera) and the log capture are render_test.h's. */
 #ifndef RILL_TEST_WATER_FIXTURE_H
 #define RILL_TEST_WATER_FIXTURE_H
 
@@ -151,19 +151,6 @@ static inline void place_box(rill_render_instance *inst, uint32_t id, rill_mesh 
                   (vec3){(lo[0] + hi[0]) * 0.5f, (lo[1] + hi[1]) * 0.5f, (lo[2] + hi[2]) * 0.5f});
     glm_scale(t, (vec3){hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]});
     memcpy(inst->transform, t, sizeof(t));
-}
-
-/* An active camera in w at global transform gt (NULL: the identity). */
-static inline rill_entity world_camera(rill_world *w, const rill_global_transform *gt) {
-    const rill_builtins *b = rill_world_builtin(w);
-    rill_entity cam = rill_world_spawn(w);
-    rill_camera c;
-    rill_type_apply_defaults(rill_world_component_type(w, b->camera), &c);
-    c.active = true;
-    assert_non_null(rill_world_add(w, cam, b->camera, &c));
-    assert_non_null(rill_world_add(w, cam, b->transform, NULL));
-    assert_non_null(rill_world_add(w, cam, b->global_transform, gt));
-    return cam;
 }
 
 #endif /* RILL_TEST_WATER_FIXTURE_H */
