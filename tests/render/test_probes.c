@@ -479,6 +479,21 @@ static void test_probe_components(void **state) {
     rill_world_destroy(w);
 }
 
+/* The capture scene on sc: a mirror sphere (floor's material) in front of the camera and a big
+ * red cube behind it, and a capturing probe (entity 7); returns the sphere's mesh. */
+static rill_mesh capture_scene(scene *sc) {
+    rill_mesh sphere = render_test_sphere(sc->r, 32);
+    render_test_place(&sc->in[0], 1, sphere, sc->floor, (float[3]){0, 1, 0}, 1.0f, 0.0f);
+    render_test_place(&sc->in[1], 2, sc->cube, sc->red, (float[3]){0, 2, 9.5f}, 8.0f, 0.0f);
+    sc->n = 2;
+    mat4 wfv;
+    render_test_look_at(wfv, (float[3]){0, 1, 2.2f}, (float[3]){0, 1, 0});
+    memcpy(sc->s.view.world_from_view, wfv, sizeof(wfv));
+    sc->probe.capture = true;
+    sc->probe.entity = 7;
+    return sphere;
+}
+
 /* A capture probe (ReflectionProbeSource.capture): the engine renders the scene from the probe's
  * centre; a mirror sphere in front of the camera then shows the red wall behind the camera, which
  * neither the sky's light nor screen-space reflections can give it. Before the capture is ready
@@ -489,17 +504,7 @@ static void test_capture_shows_what_is_behind(void **state) {
     if (!scene_open(&sc)) {
         skip();
     }
-    rill_error err = {0};
-    rill_mesh sphere = rill_render_mesh_sphere(sc.r, 32, &err);
-    assert_true(sphere.id != 0);
-    render_test_place(&sc.in[0], 1, sphere, sc.floor, (float[3]){0, 1, 0}, 1.0f, 0.0f);
-    render_test_place(&sc.in[1], 2, sc.cube, sc.red, (float[3]){0, 2, 9.5f}, 8.0f, 0.0f);
-    sc.n = 2;
-    mat4 wfv;
-    render_test_look_at(wfv, (float[3]){0, 1, 2.2f}, (float[3]){0, 1, 0});
-    memcpy(sc.s.view.world_from_view, wfv, sizeof(wfv));
-    sc.probe.capture = true;
-    sc.probe.entity = 7;
+    rill_mesh sphere = capture_scene(&sc);
     static uint8_t none[W * H * 4], captured[W * H * 4];
     scene_render(&sc, false, false, none);
     scene_render(&sc, true, false, captured);
@@ -553,17 +558,8 @@ static uint32_t capture_frames_with(uint32_t faces, bool backlog, uint8_t *px, u
     if (!opened) {
         return 0;
     }
+    rill_mesh sphere = capture_scene(&sc);
     rill_error err = {0};
-    rill_mesh sphere = rill_render_mesh_sphere(sc.r, 32, &err);
-    assert_true(sphere.id != 0);
-    render_test_place(&sc.in[0], 1, sphere, sc.floor, (float[3]){0, 1, 0}, 1.0f, 0.0f);
-    render_test_place(&sc.in[1], 2, sc.cube, sc.red, (float[3]){0, 2, 9.5f}, 8.0f, 0.0f);
-    sc.n = 2;
-    mat4 wfv;
-    render_test_look_at(wfv, (float[3]){0, 1, 2.2f}, (float[3]){0, 1, 0});
-    memcpy(sc.s.view.world_from_view, wfv, sizeof(wfv));
-    sc.probe.capture = true;
-    sc.probe.entity = 7;
     sc.s.instance_count = sc.n;
     sc.s.probes = &sc.probe;
     sc.s.probe_count = 1;
