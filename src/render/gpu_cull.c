@@ -1203,8 +1203,8 @@ const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool 
     if (found) {
         rill_jobs_for(r->desc.jobs, n, GC_SLICE, settle_slice, &j);
     }
-    bool ok = scan_moves(r, g, &j, nslices) && scan_serial(r, g, snap, nslices) &&
-              build_groups(r, g);
+    bool ok =
+        scan_moves(r, g, &j, nslices) && scan_serial(r, g, snap, nslices) && build_groups(r, g);
     g->scan_ms = (double)(rill_time_ns() - t0) * 1e-6;
     if (!ok) {
         gc_reset(r, g);
