@@ -196,6 +196,20 @@ static void test_builtin(void **state) {
     assert_int_equal(rill_content_snapshot(c, &snap, &err), RILL_OK);
     assert_int_equal(snap.instance_count, 5); /* four cubes and the ground */
     assert_true(snap.has_sun);
+    /* What changed since the last snapshot is marked, the built-in instances (appended after
+     * extract) too: everything in the first, nothing in a second of the same world. */
+    assert_non_null(snap.instance_changed);
+    for (uint32_t i = 0; i < snap.instance_count; i++) {
+        assert_true(snap.instance_changed[i]);
+    }
+    uint64_t first = snap.instance_epoch;
+    assert_int_equal(rill_content_snapshot(c, &snap, &err), RILL_OK);
+    assert_int_equal(snap.instance_count, 5);
+    assert_int_equal(snap.instance_changed_since, first);
+    assert_non_null(snap.instance_changed);
+    for (uint32_t i = 0; i < snap.instance_count; i++) {
+        assert_false(snap.instance_changed[i]);
+    }
     rill_content_release(c);
     rill_renderer_destroy(r);
     rill_content_destroy(c);

@@ -261,6 +261,9 @@ fly)
     run 0 fly demo.rpak --out flyg --path path.json --frames 4 --size 64x48 --gpu-cull
     grep -q '"gpu_cull_resident":[1-9]' flyg/frames.jsonl || fail "no gpu_cull_resident counted"
     grep -q '"gpu_cull_spawned":[1-9]' flyg/frames.jsonl || fail "no gpu_cull_spawned counted"
+    for k in gpu_cull_scan_ms gpu_cull_deltas gpu_cull_unchanged; do
+        head -n 1 flyg/frames.jsonl | grep -q "\"$k\":" || fail "frames.jsonl lacks $k"
+    done
     # --quality: the tier flown is in the summary (the project's, Medium, by default); the demo's
     # GI runs at High only.
     grep -q '"quality":"Medium"' fly/summary.json || fail "summary.json lacks quality Medium"
