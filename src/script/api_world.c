@@ -59,11 +59,19 @@ rill_entity rill__script_opt_entity(lua_State *L, int idx) {
     return u ? *u : RILL_ENTITY_NULL;
 }
 
+/* The name of component id i of the world ctx (ids start at 1: 0 has none). */
+static const char *component_name_at(const void *ctx, uint32_t i) {
+    return i ? rill_world_component_type((rill_world *)ctx, (rill_component){i})->name : NULL;
+}
+
 static rill_component check_component(lua_State *L, rill_scripts *s, int idx) {
     const char *name = luaL_checkstring(L, idx);
     rill_component c = rill_world_find_component(s->world, name);
     if (!c.id) {
-        luaL_error(L, "unknown component '%s'", name);
+        const char *near = rill_suggest_name(name, strlen(name), component_name_at, s->world,
+                                             rill_world_component_count(s->world) + 1u);
+        luaL_error(L, "unknown component '%s'%s%s%s", name, near ? "; did you mean '" : "",
+                   near ? near : "", near ? "'?" : "");
     }
     return c;
 }
@@ -510,12 +518,13 @@ static int ent_has(lua_State *L) {
     return 1;
 }
 
-/* e:add("Name"[, {field = value, ...}]): adds (or replaces) with the type's defaults, then sets
- * the given fields. Returns the component proxy. */
-static int ent_add(lua_State *L) {
-    rill_scripts *s = rill__script_get(L);
-    rill_entity e = rill__script_check_entity(L, 1);
-    rill_component c = check_component(L, s, 2);
+/* Adds (or replaces) the component named at stack index name on the entity userdata at ent,
+ * with the type's defaults, then the fields of the table at fields (none or nil: none); pushes
+ * its proxy. Raised errors name the script line of the C function the script called (add, spawn
+ * or an assignment), so this is called directly, never through lua_call. */
+static int add_component(lua_State *L, rill_scripts *s, int ent, int name, int fields) {
+    rill_entity e = rill__script_check_entity(L, ent);
+    rill_component c = check_component(L, s, name);
     const rill_type_desc *t = rill_world_component_type(s->world, c);
     if (!rill_world_is_alive(s->world, e)) {
         return luaL_error(L, "add %s: the entity is not alive", t->name);
@@ -523,15 +532,24 @@ static int ent_add(lua_State *L) {
     if (t->flags & RILL_TYPE_MANAGED) {
         return luaL_error(L, "add %s: the world maintains it (use set_parent)", t->name);
     }
+    if (!lua_isnoneornil(L, fields) && lua_type(L, fields) != LUA_TTABLE) {
+        return luaL_error(L, "%s is set from a table of its fields, not %s", t->name,
+                          rill__script_value_name(L, fields));
+    }
     if (!rill_world_add(s->world, e, c, NULL)) {
         return luaL_error(L, "add %s: out of memory", t->name);
     }
-    if (!lua_isnoneornil(L, 3)) {
-        luaL_checktype(L, 3, LUA_TTABLE);
-        write_table(L, s, e, c, 3);
+    if (!lua_isnoneornil(L, fields)) {
+        write_table(L, s, e, c, fields);
     }
-    push_proxy_of(L, s, 1, c);
+    push_proxy_of(L, s, ent, c);
     return 1;
+}
+
+/* e:add("Name"[, {field = value, ...}]): adds (or replaces) with the type's defaults, then sets
+ * the given fields. Returns the component proxy. */
+static int ent_add(lua_State *L) {
+    return add_component(L, rill__script_get(L), 1, 2, 3);
 }
 
 static int ent_remove(lua_State *L) {
@@ -648,9 +666,7 @@ static int ent_newindex(lua_State *L) {
         return 0;
     }
     lua_settop(L, 3);
-    lua_pushcfunction(L, ent_add);
-    lua_insert(L, 1);
-    lua_call(L, 3, 0);
+    add_component(L, s, 1, 2, 3);
     return 0;
 }
 
@@ -695,12 +711,12 @@ static int r_spawn(lua_State *L) {
                 rill_world_set_name(s->world, e, luaL_checkstring(L, -1));
             } else if (strcmp(k, "parent") == 0) {
                 rill_world_set_parent(s->world, e, rill__script_check_entity(L, -1));
-            } else {
-                lua_pushcfunction(L, ent_add);
-                lua_pushvalue(L, ent);
-                lua_pushvalue(L, -4);
-                lua_pushvalue(L, -4);
-                lua_call(L, 3, 0);
+            } else { /* copies: a number key read as a string must not confuse lua_next */
+                lua_pushvalue(L, -2);
+                lua_pushvalue(L, -2);
+                int top = lua_gettop(L);
+                add_component(L, s, ent, top - 1, top);
+                lua_settop(L, top - 2);
             }
             lua_pop(L, 1);
         }
