@@ -150,8 +150,8 @@ void rill__script_budget_start(rill_scripts *s) {
 static int traceback(lua_State *L) {
     const char *msg = lua_tostring(L, 1);
     if (!msg) {
-        msg = lua_pushfstring(L, "(error object is %s, not a string)",
-                              rill__script_value_name(L, 1));
+        msg =
+            lua_pushfstring(L, "(error object is %s, not a string)", rill__script_value_name(L, 1));
     }
     luaL_traceback(L, L, msg, 1);
     return 1;
