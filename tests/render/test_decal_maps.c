@@ -16,7 +16,8 @@
  * pixels whatever map holds the atlas cell beside theirs (no bleeding at any level); albedo maps
  * are filtered in linear light (checkers of red and green texels, magnified and minified); split
  * screen and render-texture cameras show mapped decals exactly as each camera alone; a fifth
- * 1024 x 1024 map grows the atlas and all five paint their own colours. */
+ * 1024 x 1024 map grows the atlas and all five paint their own colours, also when only a second
+ * camera sees it (the atlas grows the next frame). */
 #include "rill_test.h"
 
 #include "rill/asset.h"
@@ -865,6 +866,75 @@ static void test_decals_two_cameras(void **state) {
     scene_close(&sc);
 }
 
+/* Pixels of columns x0..x1 (exclusive) within 2 of colour c in every channel. */
+static int pixels_of(const uint8_t *px, int x0, int x1, const uint8_t c[4]) {
+    int n = 0;
+    for (int y = 0; y < H; y++) {
+        for (int x = x0; x < x1; x++) {
+            const uint8_t *p = px + (y * W + x) * 4;
+            n += abs(p[0] - c[0]) <= 2 && abs(p[1] - c[1]) <= 2 && abs(p[2] - c[2]) <= 2;
+        }
+    }
+    return n;
+}
+
+/* The atlas grows for a map only a second camera sees: a split screen whose left camera sees four
+ * 1024 x 1024 maps (filling the atlas) and whose right camera sees a fifth; the right camera's
+ * decals are gathered after the frame's graph took the atlas, so it grows at the start of the
+ * next frame. Then all five paint their own colours in their halves, with no warning. */
+static void test_atlas_grows_second_camera(void **state) {
+    (void)state;
+    scene sc;
+    if (!scene_open(&sc, "decal_atlas_grows2")) {
+        skip();
+    }
+    rill_render_material_destroy(sc.r, sc.floor);
+    sc.floor = render_test_material(
+        sc.r, (rill_material_desc){.base_color = {0.2f, 0.2f, 0.2f, 1}, .unlit = true});
+    sc.inst[0].material = sc.floor;
+    sc.s.view.tonemapper = RILL_TONEMAP_NONE;
+    static const uint8_t colors[5][4] = {{230, 30, 30, 255},
+                                         {30, 230, 30, 255},
+                                         {30, 30, 230, 255},
+                                         {230, 230, 30, 255},
+                                         {30, 230, 230, 255}};
+    rill_render_decal d[5];
+    char names[5][16];
+    for (int i = 0; i < 5; i++) {
+        snprintf(names[i], sizeof(names[i]), "two%d.png", i);
+        write_solid_map(&sc, names[i], 1024, colors[i]);
+        d[i] = box_decal(i < 4 ? -0.9f + 0.6f * (float)i : 3.0f, 0, 0.5f, 0.5f);
+        d[i].albedo = names[i];
+    }
+    rill_render_view views[2] = {view_from(&sc, (float[3]){0, 3, 4}, (float[4]){0, 0, 0.5f, 1}),
+                                 view_from(&sc, (float[3]){0, 3, 4}, (float[4]){0.5f, 0, 0.5f, 1})};
+    mat4 wfv; /* the right camera looks at the fifth decal only */
+    render_test_look_at(wfv, (float[3]){3.0f, 3, 4}, (float[3]){3.0f, -1, 0});
+    memcpy(views[1].world_from_view, wfv, sizeof(wfv));
+    rill_test_log log = {0};
+    rill_test_log_begin(&log);
+    bool deferred = false; /* a frame ended with the growth left for the next */
+    for (int f = 0; f < 4; f++) {
+        render_views(&sc, views, 2, d, 5, 1);
+        deferred |= sc.r->post->grow_wanted;
+    }
+    rill_test_log_end(&log);
+    assert_true(deferred);
+    assert_int_equal(log.count[RILL_LOG_WARN], 0);
+    int n[5];
+    for (int i = 0; i < 5; i++) {
+        n[i] = pixels_of(sc.px, i < 4 ? 0 : W / 2, i < 4 ? W / 2 : W, colors[i]);
+    }
+    print_message("atlas grown for the second camera: %u layers; the decals paint %d, %d, %d, %d "
+                  "(left) and %d (right) pixels of their own colours\n",
+                  sc.r->post->atlas_layers, n[0], n[1], n[2], n[3], n[4]);
+    assert_int_equal(sc.r->post->atlas_layers, 8);
+    for (int i = 0; i < 5; i++) {
+        assert_true(n[i] > 15);
+    }
+    scene_close(&sc);
+}
+
 /* Renders, on a fresh renderer, a large decal with map `first` (placed first: the atlas cell at
  * its corner) and green decals of four sizes whose map takes the cell beside it; into px. */
 static bool render_neighbours(const char *first, const uint8_t rgba[4], uint8_t *px,
@@ -979,6 +1049,7 @@ int main(void) {
         cmocka_unit_test(test_albedo_linear_filtering),
         cmocka_unit_test(test_decals_two_cameras),
         cmocka_unit_test(test_atlas_grows),
+        cmocka_unit_test(test_atlas_grows_second_camera),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
