@@ -210,6 +210,9 @@ static void write_frame_keys(jw *w, const fly_row *row, const fly_frame *fr, dou
     jw_u64(w, "uploads", rs->uploads_last_frame);                /* how many made those bytes */
     jw_u64(w, "upload_backlog_bytes", rs->upload_backlog_bytes); /* left queued by the budget */
     jw_render_phases(w, "render_cpu_phases", rs);
+    /* GPU objects the frame made (first-use render targets and tables) and their CPU time */
+    jw_u64(w, "render_created", rs->gpu_objects_created);
+    jw_f64(w, "render_create_ms", rs->cpu_create_ms);
     jw_u64(w, "gpu_triangles", rs->triangles);
     jw_u64(w, "instances_visible", rs->instances_visible);
     jw_u64(w, "instances_occluded", rs->instances_occluded); /* GPU culling's occlusion */

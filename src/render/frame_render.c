@@ -120,7 +120,9 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
 
 rill_result rill__frame_render(rill_renderer *r, const rill_render_snapshot *snap,
                                rill_error *err) {
-    uint64_t t0 = rill_time_ns();
+    uint64_t t0 = rill_time_ns(), create_ns0 = 0;
+    uint32_t created0 = 0;
+    rill__gpu_create_time(&create_ns0, &created0);
     /* Begin first: pending uploads are recorded at the start of the frame, so resources created
      * before this call can already be drawn by it. */
     rill__cmd *cmd;
@@ -157,6 +159,11 @@ rill_result rill__frame_render(rill_renderer *r, const rill_render_snapshot *sna
     rill__transients_release_unused(r, false);
     r->cpu_wait_ms = (double)(t_begun - t0) * 1e-6;
     r->cpu_record_ms = (double)(rill_time_ns() - t_begun) * 1e-6;
+    uint64_t create_ns = 0;
+    uint32_t created = 0;
+    rill__gpu_create_time(&create_ns, &created);
+    r->cpu_create_ms = (double)(create_ns - create_ns0) * 1e-6;
+    r->gpu_objects_created = created - created0;
     rill__debug_frame_end(r);
     return res;
 }

@@ -376,6 +376,11 @@ typedef struct rill__upload_figures {
     uint64_t backlog_bytes; /* still queued after them */
 } rill__upload_figures;
 void rill__gpu_upload_figures(const rill__gpu *gpu, rill__upload_figures *out);
+/* The CPU time this thread has spent in rill__buf_create, rill__img_create and rill__pipe_create
+ * (whatever the backend) and how many calls that was, since it started: the frame reads it before
+ * and after recording to say what making GPU objects cost it (rill_render_stats.cpu_create_ms).
+ * Kept by the dispatcher, not a backend function. */
+void rill__gpu_create_time(uint64_t *ns, uint32_t *calls);
 
 /* Timestamps of the most recently completed frame: count pairs (name, milliseconds). */
 uint32_t rill__gpu_timings(rill__gpu *gpu, const char *const **out_names, const double **out_ms);

@@ -3,6 +3,22 @@
  * backend hands out is stamped with that backend's table on its way out. */
 #include "gpu_backend.h"
 
+/* rill__gpu_create_time's totals, per thread (the render thread's frame reads its own). */
+static _Thread_local uint64_t create_ns;
+static _Thread_local uint32_t create_calls;
+
+void rill__gpu_create_time(uint64_t *ns, uint32_t *calls) {
+    *ns = create_ns;
+    *calls = create_calls;
+}
+
+/* Adds the time since t0 to this thread's creation totals and hands obj back. */
+static void *timed(uint64_t t0, void *obj) {
+    create_ns += rill_time_ns() - t0;
+    create_calls++;
+    return obj;
+}
+
 static const rill__gpu_backend *backend_of(const void *obj) {
     return ((const rill__gpu_obj *)obj)->backend;
 }
@@ -53,8 +69,9 @@ void rill__gpu_mem_stats_get(const rill__gpu *gpu, rill__gpu_mem_stats *out) {
 
 rill__buf *rill__buf_create(rill__gpu *gpu, uint64_t size, uint32_t usage, bool host_visible,
                             const char *label, rill_error *err) {
-    return stamp(backend_of(gpu),
-                 backend_of(gpu)->buf_create(gpu, size, usage, host_visible, label, err));
+    uint64_t t0 = rill_time_ns();
+    return timed(t0, stamp(backend_of(gpu), backend_of(gpu)->buf_create(gpu, size, usage,
+                                                                         host_visible, label, err)));
 }
 
 void *rill__buf_map(rill__buf *buf) {
@@ -115,7 +132,8 @@ void rill__cmd_build_tlas(rill__cmd *cmd, rill__accel *tlas, const rill__accel_i
 }
 
 rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_error *err) {
-    return stamp(backend_of(gpu), backend_of(gpu)->img_create(gpu, desc, err));
+    uint64_t t0 = rill_time_ns();
+    return timed(t0, stamp(backend_of(gpu), backend_of(gpu)->img_create(gpu, desc, err)));
 }
 
 void rill__img_destroy(rill__gpu *gpu, rill__img *img) {
@@ -200,7 +218,8 @@ bool rill__sampler_desc_of(const rill__gpu *gpu, rill__sampler_kind kind, rill__
 }
 
 rill__pipe *rill__pipe_create(rill__gpu *gpu, const rill__pipe_desc *desc, rill_error *err) {
-    return stamp(backend_of(gpu), backend_of(gpu)->pipe_create(gpu, desc, err));
+    uint64_t t0 = rill_time_ns();
+    return timed(t0, stamp(backend_of(gpu), backend_of(gpu)->pipe_create(gpu, desc, err)));
 }
 
 void rill__pipe_destroy(rill__gpu *gpu, rill__pipe *pipe) {

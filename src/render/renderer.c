@@ -510,6 +510,8 @@ void rill__renderer_fill_stats(const rill_renderer *r, rill_render_stats *out) {
     out->cpu_graph_ms = r->cpu_phase_ms[RILL__CPU_GRAPH];
     out->cpu_commands_ms = r->cpu_phase_ms[RILL__CPU_COMMANDS];
     out->cpu_submit_ms = r->cpu_phase_ms[RILL__CPU_SUBMIT];
+    out->cpu_create_ms = r->cpu_create_ms;
+    out->gpu_objects_created = r->gpu_objects_created;
     rill__renderer_fill_gpu_timings(r, out);
     out->pass_cpu_count = r->pass_cpu_count;
     memcpy(out->pass_cpu_names, r->pass_cpu_names, sizeof(out->pass_cpu_names));

@@ -9,7 +9,8 @@
  *   - RILL_NULL_STORAGE_RANGE raises the storage range it reports (within Vulkan's limits); a
  *     value that is not a byte count in range keeps Vulkan's minimum;
  *   - through the public API: a renderer on it draws a lit scene (culling counts, draw calls, no
- *     validation message), reads back zeros, refuses a window and a bad RILL_RENDER_BACKEND.
+ *     validation message, GPU objects made on the first frame and none on a steady one), reads
+ *     back zeros, refuses a window and a bad RILL_RENDER_BACKEND.
  * Reads the renderer's GPU interface (gpu.h). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -246,11 +247,19 @@ static void test_renderer_on_null(void **state) {
     mat4 wfv; /* cglm's SSE path stores aligned: not straight into the snapshot's floats */
     render_test_look_at(wfv, (float[3]){0, 1, 4}, (float[3]){0, 0, 0});
     memcpy(snap.view.world_from_view, wfv, sizeof wfv);
-    for (int i = 0; i < 3; i++) {
-        assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK);
-    }
     rill_render_stats st;
-    rill_renderer_stats(r, &st);
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK);
+        rill_renderer_stats(r, &st);
+        /* The first frame makes its render targets and tables; a steady frame makes none. */
+        if (i == 0) {
+            assert_true(st.gpu_objects_created > 0 && st.cpu_create_ms > 0.0);
+            assert_true(st.cpu_create_ms <= st.cpu_wait_ms + st.cpu_record_ms);
+        } else if (i == 5) {
+            assert_int_equal(st.gpu_objects_created, 0);
+            assert_true(st.cpu_create_ms == 0.0);
+        }
+    }
     assert_string_equal(st.device_name, "null (no GPU)");
     assert_int_equal(st.instances_submitted, 2);
     assert_int_equal(st.instances_visible, 1); /* the one behind the camera is culled */

@@ -28,6 +28,11 @@ typedef struct rill_render_stats {
      * and compiling the graph, recording its commands, and ending + submitting. */
     double cpu_setup_ms, cpu_cull_ms, cpu_sort_ms, cpu_upload_ms, cpu_graph_ms, cpu_commands_ms,
         cpu_submit_ms;
+    /* GPU objects (buffers, images, pipelines) the last frame made between its start and submit
+     * (render targets and tables on first use, grown scratch, oversized staging), and the CPU time
+     * making them took: part of cpu_wait_ms + cpu_record_ms, whichever phase made them. */
+    uint32_t gpu_objects_created;
+    double cpu_create_ms;
     uint32_t pass_count; /* GPU timings of the last completed frame */
     const char *pass_names[RILL_RENDER_MAX_PASS_TIMINGS]; /* interned, static lifetime */
     double pass_gpu_ms[RILL_RENDER_MAX_PASS_TIMINGS];
