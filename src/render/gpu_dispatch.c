@@ -71,7 +71,7 @@ rill__buf *rill__buf_create(rill__gpu *gpu, uint64_t size, uint32_t usage, bool 
                             const char *label, rill_error *err) {
     uint64_t t0 = rill_time_ns();
     return timed(t0, stamp(backend_of(gpu), backend_of(gpu)->buf_create(gpu, size, usage,
-                                                                         host_visible, label, err)));
+                                                                        host_visible, label, err)));
 }
 
 void *rill__buf_map(rill__buf *buf) {

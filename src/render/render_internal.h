@@ -499,7 +499,7 @@ struct rill_renderer {
     double cpu_phase_ms[RILL__CPU_PHASES]; /* last frame, by rill__cpu_phase */
     double cpu_create_ms;                  /* last frame: rill__gpu_create_time's share */
     uint32_t gpu_objects_created;
-    uint64_t phase_t;                      /* time of the last phase mark (ns) */
+    uint64_t phase_t; /* time of the last phase mark (ns) */
     uint32_t instances_submitted, instances_visible, draw_calls;
     uint32_t instances_occluded; /* GPU culling's occlusion (gpu_occlusion.c) */
     uint32_t light_cluster_refs;
