@@ -212,6 +212,18 @@ bool rill__mesh_keep_vox_source_strided(rill_renderer *r, rill_mesh mesh, const 
     return ok;
 }
 
+void rill__mesh_take_vox_source(rill_renderer *r, rill_mesh mesh, rill__vox_source *src) {
+    int32_t i = r ? rill_pool_index(&r->mesh_pool, mesh.id) : -1;
+    mesh_slot *m = i >= 0 ? &r->meshes[i] : NULL;
+    if (m && !m->cpu_positions && !m->sb && !m->morph_targets) {
+        rill__vox_source_free(&m->vox);
+        m->vox = *src;
+        memset(src, 0, sizeof(*src));
+        return;
+    }
+    rill__vox_source_free(src); /* it has its own copy, or it deforms */
+}
+
 bool rill__mesh_keep_vox_parts(rill_renderer *r, rill_mesh mesh, const rill__vox_part *parts,
                                uint32_t count) {
     int32_t i = r ? rill_pool_index(&r->mesh_pool, mesh.id) : -1;

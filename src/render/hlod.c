@@ -1,10 +1,12 @@
 /* hlod.c: far-world proxies drawn where streamed instances are not resident (rill/render/hlod.h).
  * The stream decides how much of each instance's proxy stands in for it (proxy_fade); this file
- * loads the proxy files (reads and parses on workers, GPU objects on the main thread), picks the
+ * loads the proxy files (reads, parses and prepares each part's vertices and voxel copy on
+ * workers; GPU objects on the main thread), picks the
  * level (a cell's merged level-1 part, or each instance's level-0 proxy) and hands the draws to
  * the snapshot as ordinary instances with the LOD crossfade's dither fade. */
 #include "rill/render/hlod.h"
 
+#include "gi_voxel.h"
 #include "render_internal.h"
 
 #include "rill/formats/hlod.h"
@@ -36,11 +38,22 @@ typedef struct gpu_part {
     float cell_min[2], cell_max[2];
 } gpu_part;
 
+/* A part as the worker that parsed its file leaves it for make_part: the mesh's vertices and
+ * indices (part_mesh) and the voxel GI's copy of its triangles, so that the main thread only
+ * makes the GPU objects (building these there was two thirds of making a part). */
+typedef struct part_prep {
+    rill_vertex *vertices;
+    uint32_t *indices;
+    uint32_t vertex_count;
+    rill__vox_source vox;
+} part_prep;
+
 typedef struct proxy_file {
     char *path;
     char *scene; /* the scene it stands for (for messages) */
     _Atomic int state;
     rill_hlod *parsed;                /* FILE_PARSED: the worker's result (until all parts made) */
+    part_prep *preps;                 /* FILE_PARSED: per parsed part, made by the worker */
     char message[RILL_ERROR_MSG_MAX]; /* FILE_FAILED: why */
     gpu_part *parts;
     uint32_t part_count; /* made so far (FILE_PARSED) or all (FILE_READY) */
@@ -130,6 +143,18 @@ static void note_missing(rill_render_hlod *h, const proxy_file *f) {
                   dir[0] ? dir : ".", where ? where : "not mounted");
 }
 
+static bool prepare_parts(proxy_file *f, const rill_hlod *h);
+
+static void free_preps(proxy_file *f, uint32_t count) {
+    for (uint32_t i = 0; f->preps && i < count; i++) {
+        rill_free(f->preps[i].vertices);
+        rill_free(f->preps[i].indices);
+        rill__vox_source_free(&f->preps[i].vox);
+    }
+    rill_free(f->preps);
+    f->preps = NULL;
+}
+
 static void load_job(void *arg) {
     proxy_file *f = arg;
     uint8_t *data = NULL;
@@ -138,8 +163,14 @@ static void load_job(void *arg) {
     rill_hlod *h = NULL;
     if (rill_vfs_read_all(f->owner->desc.vfs, f->path, &data, &size, &err) == RILL_OK &&
         rill_hlod_parse(data, size, f->path, &h, &err) == RILL_OK) {
-        f->parsed = h;
-        atomic_store(&f->state, FILE_PARSED);
+        if (prepare_parts(f, h)) {
+            f->parsed = h;
+            atomic_store(&f->state, FILE_PARSED);
+        } else {
+            rill_hlod_free(h);
+            snprintf(f->message, sizeof f->message, "out of memory");
+            atomic_store(&f->state, FILE_FAILED);
+        }
     } else {
         snprintf(f->message, sizeof f->message, "%s", err.msg);
         atomic_store(&f->state, FILE_FAILED);
@@ -199,23 +230,26 @@ static void part_uv(uint32_t index, float uv[2]) {
     uv[1] = ((float)(index / HLOD_ATLAS) + 0.5f) / (float)HLOD_ATLAS;
 }
 
-/* A part's mesh: each vertex's uv is the centre of its palette texel. A triangle whose corners
- * name different colours takes its first corner's for all three (copies of the others), so no
- * triangle samples between texels. */
-static bool make_mesh(rill_renderer *r, const rill_hlod_part *pt, const char *label,
-                      rill_mesh *out) {
+/* A part's mesh (on the worker): each vertex's uv is the centre of its palette texel. A triangle
+ * whose corners name different colours takes its first corner's for all three (copies of the
+ * others), so no triangle samples between texels. */
+static bool part_mesh(const rill_hlod_part *pt, part_prep *out) {
     uint32_t nv = pt->vertex_count, ni = pt->index_count;
     rill_vertex *v = rill_malloc_tagged(((size_t)nv + ni) * sizeof *v + sizeof *v, RILL_MEM_RENDER);
     uint32_t *idx = rill_malloc_tagged((size_t)ni * 4u + 4u, RILL_MEM_RENDER);
-    bool ok = v && idx;
-    for (uint32_t i = 0; ok && i < nv; i++) {
+    if (!v || !idx) {
+        rill_free(v);
+        rill_free(idx);
+        return false;
+    }
+    for (uint32_t i = 0; i < nv; i++) {
         v[i] = (rill_vertex){0};
         memcpy(v[i].position, pt->vertices[i].position, 12);
         memcpy(v[i].normal, pt->vertices[i].normal, 12);
         part_uv(pt->vertices[i].color, v[i].uv);
     }
     uint32_t count = nv;
-    for (uint32_t t = 0; ok && t < ni; t += 3) {
+    for (uint32_t t = 0; t < ni; t += 3) {
         uint32_t c = pt->vertices[pt->indices[t]].color;
         for (uint32_t k = 0; k < 3; k++) {
             uint32_t src = pt->indices[t + k];
@@ -228,28 +262,68 @@ static bool make_mesh(rill_renderer *r, const rill_hlod_part *pt, const char *la
             idx[t + k] = count++;
         }
     }
-    rill_error err = {0};
-    if (ok) {
-        *out = rill_render_mesh_create(r,
-                                       &(rill_mesh_desc){.vertices = v,
-                                                         .vertex_count = count,
-                                                         .indices = idx,
-                                                         .index_count = ni,
-                                                         .label = label,
-                                                         .gpu_only = true},
-                                       &err);
-    }
-    /* The voxel GI's copy of its triangles (gpu_only keeps none); out of memory: no voxels. */
-    if (ok && out->id) {
-        (void)rill__mesh_keep_vox_source_strided(
-            r, *out, pt->vertices[0].position, sizeof(pt->vertices[0]), nv, pt->indices, ni, 1.0f);
-    }
-    rill_free(v);
-    rill_free(idx);
-    return ok && out->id != 0;
+    out->vertices = v, out->indices = idx, out->vertex_count = count;
+    return true;
 }
 
-static bool make_part(rill_renderer *r, const rill_hlod_part *pt, const char *label, gpu_part *g) {
+/* The voxel GI's copy of a part's triangles (on the worker; none when out of memory, as the main
+ * thread's copy was best-effort). */
+static void part_vox(const rill_hlod_part *pt, rill__vox_source *out) {
+    float *xyz = rill_malloc_tagged((size_t)pt->vertex_count * 3u * sizeof(float) + sizeof(float),
+                                    RILL_MEM_RENDER);
+    if (!xyz) {
+        return;
+    }
+    for (uint32_t i = 0; i < pt->vertex_count; i++) {
+        memcpy(&xyz[3u * i], pt->vertices[i].position, 3u * sizeof(float));
+    }
+    (void)rill__vox_source_build(xyz, pt->vertex_count, pt->indices, pt->index_count, 1.0f, out);
+    rill_free(xyz);
+}
+
+/* Prepares every part of a parsed file (the worker); false when out of memory. */
+static bool prepare_parts(proxy_file *f, const rill_hlod *h) {
+    f->preps = rill_calloc_tagged(h->part_count + 1u, sizeof *f->preps, RILL_MEM_RENDER);
+    if (!f->preps) {
+        return false;
+    }
+    for (uint32_t i = 0; i < h->part_count; i++) {
+        const rill_hlod_part *pt = &h->parts[i];
+        if (!pt->index_count) {
+            continue; /* draws nothing */
+        }
+        if (!part_mesh(pt, &f->preps[i])) {
+            free_preps(f, h->part_count);
+            return false;
+        }
+        part_vox(pt, &f->preps[i].vox);
+    }
+    return true;
+}
+
+/* The part's GPU mesh from its prepared vertices, and the voxel copy moved into it. */
+static bool make_mesh(rill_renderer *r, uint32_t index_count, part_prep *pp, const char *label,
+                      rill_mesh *out) {
+    rill_error err = {0};
+    *out = rill_render_mesh_create(r,
+                                   &(rill_mesh_desc){.vertices = pp->vertices,
+                                                     .vertex_count = pp->vertex_count,
+                                                     .indices = pp->indices,
+                                                     .index_count = index_count,
+                                                     .label = label,
+                                                     .gpu_only = true},
+                                   &err);
+    if (out->id) {
+        rill__mesh_take_vox_source(r, *out, &pp->vox);
+    }
+    rill_free(pp->vertices); /* copied by the renderer */
+    rill_free(pp->indices);
+    pp->vertices = NULL, pp->indices = NULL;
+    return out->id != 0;
+}
+
+static bool make_part(rill_renderer *r, const rill_hlod_part *pt, part_prep *pp, const char *label,
+                      gpu_part *g) {
     memset(g, 0, sizeof *g);
     memcpy(g->box_min, pt->box_min, sizeof g->box_min);
     memcpy(g->box_max, pt->box_max, sizeof g->box_max);
@@ -273,7 +347,7 @@ static bool make_part(rill_renderer *r, const rill_hlod_part *pt, const char *la
         &(rill_texture_desc){
             .pixels = px, .width = HLOD_ATLAS, .height = HLOD_ATLAS, .srgb = true, .label = label},
         &err);
-    if (!g->texture.id || !make_mesh(r, pt, label, &g->mesh)) {
+    if (!g->texture.id || !make_mesh(r, pt->index_count, pp, label, &g->mesh)) {
         return false;
     }
     g->material =
@@ -343,7 +417,7 @@ static void finish_parts(rill_render_hlod *h, proxy_file *f, uint64_t *budget) {
         uint32_t i = f->part_count++;
         uint64_t cost = part_cost(&p->parts[i]);
         *budget = cost < *budget ? *budget - cost : 0;
-        ok = make_part(h->desc.renderer, &p->parts[i], f->path, &f->parts[i]);
+        ok = make_part(h->desc.renderer, &p->parts[i], &f->preps[i], f->path, &f->parts[i]);
         h->stats.gpu_triangles += f->parts[i].triangles;
     }
     if (ok && f->part_count < p->part_count) {
@@ -353,6 +427,7 @@ static void finish_parts(rill_render_hlod *h, proxy_file *f, uint64_t *budget) {
         ok = map_cells(f, p);
     }
     f->parsed = NULL;
+    free_preps(f, p->part_count);
     rill_hlod_free(p);
     if (ok) {
         atomic_store(&f->state, FILE_READY);
@@ -597,6 +672,7 @@ void rill_render_hlod_destroy(rill_render_hlod *h) {
     for (uint32_t i = 0; i < h->files.len; i++) {
         proxy_file *f = h->files.data[i];
         free_parts(h->desc.renderer, f);
+        free_preps(f, f->parsed ? f->parsed->part_count : 0u);
         rill_hlod_free(f->parsed);
         rill_map_free(&f->by_cell);
         rill_free(f->path);

@@ -643,6 +643,10 @@ bool rill__mesh_keep_vox_source(rill_renderer *r, rill_mesh mesh, const float *p
 bool rill__mesh_keep_vox_source_strided(rill_renderer *r, rill_mesh mesh, const void *positions,
                                         size_t stride, uint32_t vertex_count,
                                         const uint32_t *indices, uint32_t index_count, float scale);
+/* Gives a mesh a copy built beforehand (rill__vox_source_build, e.g. on the worker that parsed a
+ * far-world proxy): moved in and *src left empty, or freed where rill__mesh_keep_vox_source would
+ * keep none. */
+void rill__mesh_take_vox_source(rill_renderer *r, rill_mesh mesh, rill__vox_source *src);
 /* Gives a static batch's merged mesh its members (copied; sorted by first_index by the caller),
  * which the voxel GI voxelizes in its stead. False when out of memory. */
 bool rill__mesh_keep_vox_parts(rill_renderer *r, rill_mesh mesh, const rill__vox_part *parts,
