@@ -162,9 +162,19 @@ static const char *opt_name_at(const void *ctx, uint32_t i) {
     return ((const rill_cli_parser *)ctx)->opts[i].name;
 }
 
+/* Whether a and b differ only by a "no-" after the dashes (--no-window, --window): opposites,
+ * never a typo of each other. */
+static bool negation_of(const char *a, const char *b) {
+    return (strncmp(a, "--no-", 5) == 0 && strcmp(a + 5, b + 2) == 0) ||
+           (strncmp(b, "--no-", 5) == 0 && strcmp(b + 5, a + 2) == 0);
+}
+
 static int unexpected(const rill_cli_parser *p, const char *a) {
     const char *near =
         a[0] == '-' ? rill_suggest_name(a, strlen(a), opt_name_at, p, p->opt_count) : NULL;
+    if (near && strlen(a) > 2 && strlen(near) > 2 && negation_of(a, near)) {
+        near = NULL;
+    }
     if (near) {
         fprintf(stderr, "%s: unexpected argument '%s'; did you mean %s?\n", rill_cli_who(p->cmd), a,
                 near);

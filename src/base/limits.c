@@ -134,6 +134,13 @@ static bool parse_value(const char *s, size_t len, uint64_t *out) {
 }
 
 /* Applies one "name=value" pair of len bytes. */
+
+/* The name of limit i (for "did you mean"). */
+static const char *limit_name_at(const void *ctx, uint32_t i) {
+    (void)ctx;
+    return limit_table[i].name;
+}
+
 static rill_result apply_pair(const char *s, size_t len, rill_limits *inout, rill_error *err) {
     const char *eq = memchr(s, '=', len);
     if (eq == NULL) {
@@ -160,8 +167,11 @@ static rill_result apply_pair(const char *s, size_t len, rill_limits *inout, ril
             return RILL_OK;
         }
     }
-    return rill_error_set(err, RILL_ERR_PARSE, "limits: unknown limit '%.*s' (see docs/limits.md)",
-                          (int)RILL_MIN(nlen, 64u), s);
+    const char *near = rill_suggest_name(s, nlen, limit_name_at, NULL, RILL_LIMIT_NUM);
+    return rill_error_set(err, RILL_ERR_PARSE,
+                          "limits: unknown limit '%.*s'%s%s%s (see docs/limits.md)",
+                          (int)RILL_MIN(nlen, 64u), s, near ? "; did you mean '" : "",
+                          near ? near : "", near ? "'?" : "");
 }
 
 rill_result rill_limits_parse(const char *spec, rill_limits *inout, rill_error *err) {

@@ -64,7 +64,9 @@ static void test_limits_parse(void **state) {
     assert_true(l.links_inside_root);
     assert_int_equal(rill_limits_parse("", &l, &err), RILL_OK);
     assert_int_equal(rill_limits_parse("nope=1", &l, &err), RILL_ERR_PARSE);
-    assert_non_null(strstr(err.msg, "unknown limit 'nope'"));
+    assert_non_null(strstr(err.msg, "unknown limit 'nope' (see"));
+    assert_int_equal(rill_limits_parse("file_bytes=4K,image_pixel=1G", &l, &err), RILL_ERR_PARSE);
+    assert_non_null(strstr(err.msg, "unknown limit 'image_pixel'; did you mean 'image_pixels'?"));
     assert_int_equal(rill_limits_parse("file_bytes", &l, &err), RILL_ERR_PARSE);
     assert_int_equal(rill_limits_parse("file_bytes=1X", &l, &err), RILL_ERR_PARSE);
     assert_int_equal(rill_limits_parse("file_bytes=-1", &l, &err), RILL_ERR_PARSE);

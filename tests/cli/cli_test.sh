@@ -2731,6 +2731,8 @@ hostile_args)
     # A mistyped option names the nearest one.
     run 2 render s.rsn --size 16x16 --out x.png --qualty high
     expect_err "unexpected argument '--qualty'; did you mean --quality?"
+    run 2 run --no-window # the opposite of --window: not offered as a typo of it
+    expect_err "unexpected argument '--no-window'$"
     run 0 render s.rsn --out x.png --size 00016x16
     expect_png x.png 60
     ;;
