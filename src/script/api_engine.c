@@ -9,26 +9,7 @@
 #include "script_internal.h"
 
 /* >>log and time --------------------------------------------------------------------------------
- */
-
-/* rill.log(...): one line at INFO in the engine log, "file:line: values" (tab-separated). */
-static int r_log(lua_State *L) {
-    int n = lua_gettop(L); /* before luaL_buffinit, which may take a stack slot */
-    luaL_Buffer b;
-    luaL_buffinit(L, &b);
-    for (int i = 1; i <= n; i++) {
-        luaL_tolstring(L, i, NULL);
-        luaL_addvalue(&b);
-        if (i < n) {
-            luaL_addchar(&b, '\t');
-        }
-    }
-    luaL_pushresult(&b);
-    char where[256];
-    RILL_LOG_INFO(SCRIPT_LOG, "%s: %s", rill__script_where(L, where, sizeof(where)),
-                  lua_tostring(L, -1));
-    return 0;
-}
+ * rill.log is print's function (rill__script_log_values, sandbox.c). */
 
 static int r_time(lua_State *L) {
     lua_pushnumber(L, rill__script_get(L)->time);
@@ -835,7 +816,7 @@ void rill__script_open_engine(lua_State *L, rill_scripts *s) {
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
     lua_pop(L, 1);
-    static const luaL_Reg fns[] = {{"log", r_log},
+    static const luaL_Reg fns[] = {{"log", rill__script_log_values},
                                    {"time", r_time},
                                    {"frame", r_frame},
                                    {"load_scene", r_load_scene},

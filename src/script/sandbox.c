@@ -258,7 +258,7 @@ static int sb_setmetatable(lua_State *L) {
     return 1;
 }
 
-static int sb_print(lua_State *L) {
+int rill__script_log_values(lua_State *L) {
     int n = lua_gettop(L); /* before luaL_buffinit, which may take a stack slot */
     luaL_Buffer b;
     luaL_buffinit(L, &b);
@@ -399,7 +399,7 @@ static int open_protected(lua_State *L) {
     lua_setfield(L, g, "pcall");
     lua_pushcfunction(L, sb_xpcall);
     lua_setfield(L, g, "xpcall");
-    lua_pushcfunction(L, sb_print);
+    lua_pushcfunction(L, rill__script_log_values);
     lua_setfield(L, g, "print");
     lua_pushcfunction(L, sb_require);
     lua_setfield(L, g, "require");

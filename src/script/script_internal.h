@@ -132,6 +132,9 @@ void rill__script_budget_start(rill_scripts *s);
 int rill__script_pcall(rill_scripts *s, int nargs, int nresults);
 /* The "file:line" of the innermost Lua function calling into C (level 1), into buf. */
 const char *rill__script_where(lua_State *L, char *buf, size_t cap);
+/* print(...) and rill.log(...): one line at INFO in the engine log, "file:line: values"
+ * (tab-separated, each as tostring gives it). */
+int rill__script_log_values(lua_State *L);
 
 /* api_world.c */
 void rill__script_open_world(lua_State *L, rill_scripts *s);
