@@ -170,6 +170,9 @@ rill_result rill__img_upload_levels_borrowed(rill__gpu *gpu, rill__img *img, uin
 /* Block formats (BC*) and bytes per block (BC) or per pixel (others); 0 = unknown. */
 bool rill__fmt_is_block(rill__fmt fmt);
 uint32_t rill__fmt_unit_bytes(rill__fmt fmt);
+/* The bytes of mip level `level` of a width x height image of fmt (rows of pixels, or of 4 x 4
+ * blocks for block formats). */
+uint64_t rill__fmt_level_bytes(rill__fmt fmt, uint32_t width, uint32_t height, uint32_t level);
 bool rill__buf_ready(const rill__buf *buf);
 /* Marks a device-local buffer that GPU work fills (no upload) as drawable: the skinning pass
  * writes its target vertices before any pass reads them in the same frame. */

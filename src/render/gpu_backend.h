@@ -11,7 +11,8 @@
  * a call between two interface functions inside a backend stays inside it. A function added to
  * gpu.h needs a line in gpu_backend_names.h, a field here, a forwarder in gpu_dispatch.c and an
  * implementation in each backend (tests/render/gpu_backend_check.py fails until all are there).
- * rill__fmt_is_block and rill__fmt_unit_bytes are plain format tables, not backend functions.
+ * rill__fmt_is_block, rill__fmt_unit_bytes and rill__fmt_level_bytes are plain format tables, not
+ * backend functions.
  */
 #ifndef RILL_RENDER_GPU_BACKEND_H
 #define RILL_RENDER_GPU_BACKEND_H

@@ -11,7 +11,7 @@ root = sys.argv[1] if len(sys.argv) > 1 else "."
 render = root + "/src/render/"
 # Plain format tables, the same for every backend, and the dispatcher's own creation timing: not
 # dispatched.
-NOT_DISPATCHED = {"fmt_is_block", "fmt_unit_bytes", "gpu_create_time"}
+NOT_DISPATCHED = {"fmt_is_block", "fmt_unit_bytes", "fmt_level_bytes", "gpu_create_time"}
 
 
 def text(path):

@@ -199,13 +199,7 @@ rill_result rill__img_upload(rill__gpu *gpu, rill__img *img, const void *data, u
 
 /* The bytes of level `level` of img (rows of pixels, or of 4x4 blocks for block formats). */
 static uint64_t level_bytes(const rill__img *img, uint32_t level) {
-    uint32_t w = RILL_MAX(img->desc.width >> level, 1u),
-             h = RILL_MAX(img->desc.height >> level, 1u);
-    uint32_t unit = rill__fmt_unit_bytes(img->desc.format);
-    if (rill__fmt_is_block(img->desc.format)) {
-        return (uint64_t)((w + 3) / 4) * ((h + 3) / 4) * unit;
-    }
-    return (uint64_t)w * h * unit;
+    return rill__fmt_level_bytes(img->desc.format, img->desc.width, img->desc.height, level);
 }
 
 /* Checks levels [first, first + count) as the Vulkan backend does; their packed size in *total. */

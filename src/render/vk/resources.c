@@ -72,6 +72,15 @@ uint32_t rill__fmt_unit_bytes(rill__fmt fmt) {
     }
 }
 
+uint64_t rill__fmt_level_bytes(rill__fmt fmt, uint32_t width, uint32_t height, uint32_t level) {
+    uint32_t w = RILL_MAX(width >> level, 1u), h = RILL_MAX(height >> level, 1u);
+    uint32_t unit = rill__fmt_unit_bytes(fmt);
+    if (rill__fmt_is_block(fmt)) {
+        return (uint64_t)((w + 3) / 4) * ((h + 3) / 4) * unit;
+    }
+    return (uint64_t)w * h * unit;
+}
+
 /* Outside a frame, a queue that reached dels_collect_at is collected on the spot and the mark set
  * to twice what is left (at least DEFER_COLLECT): a renderer that records no frames for a while
  * (`rill fly --no-render`, a minimized window) keeps at most DEFER_COLLECT destroyed objects
@@ -556,16 +565,10 @@ rill_result rill__img_upload(rill__gpu *gpu, rill__img *img, const void *data, u
     return queue_upload(gpu, true, img, 0, data, size, err);
 }
 
-/* The first byte of level i of a packed upload: levels follow each other, each 16-byte aligned
- * (a multiple of every texel block size, as vkCmdCopyBufferToImage needs). */
+/* The bytes of level `level` of img. A packed upload's levels follow each other, each 16-byte
+ * aligned (a multiple of every texel block size, as vkCmdCopyBufferToImage needs). */
 static uint64_t level_bytes(const rill__img *img, uint32_t level) {
-    uint32_t w = RILL_MAX(img->desc.width >> level, 1u),
-             h = RILL_MAX(img->desc.height >> level, 1u);
-    uint32_t unit = rill__fmt_unit_bytes(img->desc.format);
-    if (rill__fmt_is_block(img->desc.format)) {
-        return (uint64_t)((w + 3) / 4) * ((h + 3) / 4) * unit;
-    }
-    return (uint64_t)w * h * unit;
+    return rill__fmt_level_bytes(img->desc.format, img->desc.width, img->desc.height, level);
 }
 
 rill_result rill__img_upload_levels(rill__gpu *gpu, rill__img *img, uint32_t first_level,
