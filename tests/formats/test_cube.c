@@ -2,6 +2,7 @@
  * graded one to its grade; every truncation of a valid file is refused (or is the whole table);
  * hostile files (wrong counts, NaN, huge sizes, 1D tables, keywords after the table, long lines,
  * NUL bytes) are refused with "NAME:LINE:" and nothing left allocated. */
+#include "cube_lut_text.h"
 #include "rill_test.h"
 
 #include "rill/formats/cube.h"
@@ -10,33 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A table of n^3 entries: identity, or the warm grade (r * 1.1 + 0.05, g, b * 0.8). */
-static char *make_table(uint32_t n, bool warm, const char *head) {
-    size_t cap = 256 + (size_t)n * n * n * 40;
-    char *s = malloc(cap);
-    size_t at = (size_t)snprintf(s, cap, "%sLUT_3D_SIZE %u\n", head, n);
-    for (uint32_t b = 0; b < n; b++) {
-        for (uint32_t g = 0; g < n; g++) {
-            for (uint32_t r = 0; r < n; r++) {
-                float x = (float)r / (float)(n - 1), y = (float)g / (float)(n - 1),
-                      z = (float)b / (float)(n - 1);
-                if (warm) {
-                    x = x * 1.1f + 0.05f, z *= 0.8f;
-                }
-                at += (size_t)snprintf(s + at, cap - at, "%.6f %.6f %.6f\n", x, y, z);
-            }
-        }
-    }
-    return s;
-}
-
 static rill_result parse(const char *text, rill_cube_lut *lut, rill_error *err) {
     return rill_cube_parse(text, strlen(text), "t.cube", lut, err);
 }
 
 static void test_identity_and_grade(void **state) {
     (void)state;
-    char *id = make_table(5, false, "# made by a test\nTITLE \"id # 5\"\n\n");
+    char *id = rill_test_cube_text(5, false, "# made by a test\nTITLE \"id # 5\"\n\n");
     rill_cube_lut lut;
     rill_error err = {0};
     assert_int_equal(parse(id, &lut, &err), RILL_OK);
@@ -54,13 +35,13 @@ static void test_identity_and_grade(void **state) {
 
     /* A byte-order mark at the start (Windows editors write one) is skipped; elsewhere it is a
      * refused line. */
-    char *bom = make_table(2, false, "\xEF\xBB\xBFTITLE \"bom\"\n");
+    char *bom = rill_test_cube_text(2, false, "\xEF\xBB\xBFTITLE \"bom\"\n");
     assert_int_equal(parse(bom, &lut, &err), RILL_OK);
     assert_string_equal(lut.title, "bom");
     rill_cube_free(&lut);
     free(bom);
 
-    char *warm = make_table(3, true, "DOMAIN_MIN 0 0 0\r\nDOMAIN_MAX 1 1 1\r\n");
+    char *warm = rill_test_cube_text(3, true, "DOMAIN_MIN 0 0 0\r\nDOMAIN_MAX 1 1 1\r\n");
     assert_int_equal(parse(warm, &lut, &err), RILL_OK);
     rill_cube_sample(&lut, (float[3]){0.5f, 0.5f, 0.5f}, out);
     assert_float_equal(out[0], 0.6f, 1e-5);
@@ -70,7 +51,7 @@ static void test_identity_and_grade(void **state) {
     free(warm);
 
     /* Resolve's input range maps [0, 2] onto the table. */
-    char *wide = make_table(2, false, "LUT_3D_INPUT_RANGE 0 2\n");
+    char *wide = rill_test_cube_text(2, false, "LUT_3D_INPUT_RANGE 0 2\n");
     assert_int_equal(parse(wide, &lut, &err), RILL_OK);
     rill_cube_sample(&lut, (float[3]){1, 2, 0}, out);
     assert_float_equal(out[0], 0.5f, 1e-6);
@@ -83,7 +64,7 @@ static void test_identity_and_grade(void **state) {
  * cut inside its last number's trailing digits or newline) or is refused naming the file. */
 static void test_truncations(void **state) {
     (void)state;
-    char *text = make_table(3, true, "TITLE \"warm\"\n");
+    char *text = rill_test_cube_text(3, true, "TITLE \"warm\"\n");
     size_t len = strlen(text);
     size_t last_line = len - 1;
     while (last_line > 0 && text[last_line - 1] != '\n') {
@@ -136,10 +117,10 @@ static void test_hostile(void **state) {
     refused("TITLE \"x\"\n\xEF\xBB\xBFLUT_3D_SIZE 2\n", "t.cube:2: unknown keyword"); /* a BOM */
     refused("TITLE \"open\nLUT_3D_SIZE 2\n", "t.cube:1: TITLE's quote is not closed");
     refused("DOMAIN_MIN 0 0 0\nDOMAIN_MIN 0 0 0\n", "t.cube:2: DOMAIN_MIN repeats the domain");
-    char *t = make_table(2, false, "DOMAIN_MIN 0 1 0\nDOMAIN_MAX 1 1 1\n");
+    char *t = rill_test_cube_text(2, false, "DOMAIN_MIN 0 1 0\nDOMAIN_MAX 1 1 1\n");
     refused(t, "t.cube:11: DOMAIN_MAX must be above DOMAIN_MIN");
     free(t);
-    t = make_table(2, false, "");
+    t = rill_test_cube_text(2, false, "");
     size_t n = strlen(t);
     char *after = malloc(n + 32);
     snprintf(after, n + 32, "%sTITLE \"late\"\n", t);

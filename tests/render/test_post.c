@@ -6,6 +6,7 @@
  * (a moving cube's edges soften, a still one is untouched; in split screen the second camera's
  * half streaks like the first's: the object's motion reaches every view) and hostile settings
  * (clamped with a warning naming the field). */
+#include "cube_lut_text.h"
 #include "rill_test.h"
 
 #include "rill/asset.h"
@@ -128,26 +129,6 @@ static double mean_channel(const uint8_t *px, int c) {
     return sum / (W * H);
 }
 
-/* A .cube text of n^3 entries: identity, or warm (r * 1.1 + 0.05, g, b * 0.8). */
-static char *cube_text(uint32_t n, bool warm) {
-    size_t cap = 64 + (size_t)n * n * n * 40, at = 0;
-    char *s = malloc(cap);
-    at += (size_t)snprintf(s, cap, "TITLE \"%s\"\nLUT_3D_SIZE %u\n", warm ? "warm" : "id", n);
-    for (uint32_t b = 0; b < n; b++) {
-        for (uint32_t g = 0; g < n; g++) {
-            for (uint32_t r = 0; r < n; r++) {
-                float x = (float)r / (float)(n - 1), y = (float)g / (float)(n - 1),
-                      z = (float)b / (float)(n - 1);
-                if (warm) {
-                    x = x * 1.1f + 0.05f, z *= 0.8f;
-                }
-                at += (size_t)snprintf(s + at, cap - at, "%.6f %.6f %.6f\n", x, y, z);
-            }
-        }
-    }
-    return s;
-}
-
 /* A lit sphere (a range of shades) and two glowing cubes. */
 static void grade_scene(scene *sc) {
     render_test_place(&sc->inst[0], 1, sc->sphere, sc->lit, (float[3]){-0.7f, 0, -4}, 1.6f, 0);
@@ -170,7 +151,8 @@ static void test_color_grading_lut(void **state) {
     }
     char dir[512];
     rill_test_tmpdir(dir, sizeof(dir), "post_lut");
-    char *id = cube_text(17, false), *warm = cube_text(9, true);
+    char *id = rill_test_cube_text(17, false, "TITLE \"id\"\n");
+    char *warm = rill_test_cube_text(9, true, "TITLE \"warm\"\n");
     rill_test_write_file(dir, "looks/identity.cube", id, strlen(id));
     rill_test_write_file(dir, "looks/warm.cube", warm, strlen(warm));
     rill_test_write_file(dir, "looks/broken.cube", warm, strlen(warm) / 2); /* truncated */
