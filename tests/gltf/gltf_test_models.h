@@ -138,6 +138,17 @@ static inline rill_gltf_model *tm_cube(void) {
     return tm_wrap("cube", 24, pos, nrm, uv, 36, idx);
 }
 
+/* Gives primitive p vertex colours (channel values cycling 0, 0.25 .. 1) and a second UV set (a
+ * copy of the first). */
+static inline void tm_add_colors_uv1(rill_gltf_primitive *p) {
+    p->colors = tm_alloc((size_t)p->vertex_count * 4, sizeof(float));
+    p->uv1 = tm_alloc((size_t)p->vertex_count * 2, sizeof(float));
+    for (uint32_t v = 0; v < p->vertex_count * 4; v++) {
+        p->colors[v] = (float)(v % 5) * 0.25f;
+    }
+    memcpy(p->uv1, p->uv0, (size_t)p->vertex_count * 2 * sizeof(float));
+}
+
 /* A flat n x n quad grid in the XZ plane, (n+1)^2 vertices, 2 n^2 triangles. */
 static inline rill_gltf_model *tm_plane(uint32_t n) {
     uint32_t vc = (n + 1) * (n + 1);

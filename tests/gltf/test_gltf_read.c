@@ -792,12 +792,7 @@ static void sample_glb_extras(uint8_t **data, size_t *size) {
     rill_gltf_model *m = tm_cube();
     rill_error err = {0};
     rill_gltf_primitive *p = &m->meshes[0].primitives[0];
-    p->colors = tm_alloc((size_t)p->vertex_count * 4, sizeof(float));
-    p->uv1 = tm_alloc((size_t)p->vertex_count * 2, sizeof(float));
-    for (uint32_t v = 0; v < p->vertex_count * 4; v++) {
-        p->colors[v] = (float)(v % 5) * 0.25f;
-    }
-    memcpy(p->uv1, p->uv0, (size_t)p->vertex_count * 2 * sizeof(float));
+    tm_add_colors_uv1(p);
     rill_gltf_material *mt = &m->materials[0];
     mt->unlit = true;
     mt->ior = 1.33f;

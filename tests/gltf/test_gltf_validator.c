@@ -71,12 +71,7 @@ static void test_validator_accepts(void **state) {
     /* Vertex colours, a second UV set and every material extension the writer writes. */
     m = tm_cube();
     rill_gltf_primitive *p = &m->meshes[0].primitives[0];
-    p->colors = tm_alloc((size_t)p->vertex_count * 4, sizeof(float));
-    p->uv1 = tm_alloc((size_t)p->vertex_count * 2, sizeof(float));
-    for (uint32_t v = 0; v < p->vertex_count * 4; v++) {
-        p->colors[v] = (float)(v % 5) * 0.25f;
-    }
-    memcpy(p->uv1, p->uv0, (size_t)p->vertex_count * 2 * sizeof(float));
+    tm_add_colors_uv1(p);
     rill_gltf_material *mt = &m->materials[0];
     mt->unlit = true;
     mt->ior = 1.33f;
