@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "png_load.h"
 #include "rill/formats/image.h"
 
 /* Reads a non-negative pixel coordinate; -1 when text is not one. */
@@ -14,27 +15,13 @@ static long parse_coord(const char *text) {
     return (end == text || *end != '\0' || v < 0) ? -1 : v;
 }
 
-static int load(const char *path, rill_image *out) {
-    uint8_t *data = NULL;
-    size_t size = 0;
-    rill_error err = {0};
-    if (rill_file_read_all(path, &data, &size, &err) != RILL_OK ||
-        rill_image_load(data, size, path, RILL_PIXEL_RGBA8, out, &err) != RILL_OK) {
-        fprintf(stderr, "png_pixel: %s\n", err.msg);
-        rill_free(data);
-        return 1;
-    }
-    rill_free(data);
-    return 0;
-}
-
 int main(int argc, char **argv) {
     if (argc < 4 || (argc - 2) % 2 != 0) {
         fprintf(stderr, "usage: png_pixel FILE.png X Y [X Y ...]\n");
         return 2;
     }
     rill_image img;
-    if (load(argv[1], &img)) {
+    if (png_load("png_pixel", argv[1], &img)) {
         return 1;
     }
     int rc = 0;

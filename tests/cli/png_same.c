@@ -5,21 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "png_load.h"
 #include "rill/formats/image.h"
-
-static int load(const char *path, rill_image *out) {
-    uint8_t *data = NULL;
-    size_t size = 0;
-    rill_error err = {0};
-    if (rill_file_read_all(path, &data, &size, &err) != RILL_OK ||
-        rill_image_load(data, size, path, RILL_PIXEL_RGBA8, out, &err) != RILL_OK) {
-        fprintf(stderr, "png_same: %s\n", err.msg);
-        rill_free(data);
-        return 1;
-    }
-    rill_free(data);
-    return 0;
-}
 
 int main(int argc, char **argv) {
     if (argc < 3) {
@@ -29,7 +16,7 @@ int main(int argc, char **argv) {
     int tol = argc > 3 ? atoi(argv[3]) : 3;
     double min_match = argc > 4 ? atof(argv[4]) : 0.995;
     rill_image a, b;
-    if (load(argv[1], &a) || load(argv[2], &b)) {
+    if (png_load("png_same", argv[1], &a) || png_load("png_same", argv[2], &b)) {
         return 1;
     }
     int rc = 1;
