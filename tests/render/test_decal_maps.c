@@ -14,7 +14,8 @@
  * a fifth 1024 x 1024 map in view overflows an atlas kept to four layers (warned, naming it) and
  * paints once the others have left the view; decals from a few pixels to large paint the same
  * pixels whatever map holds the atlas cell beside theirs (no bleeding at any level); albedo maps
- * are filtered in linear light (checkers of red and green texels, magnified and minified); split
+ * are filtered in linear light (checkers of red and green texels, magnified and minified, on the
+ * floor and on a blended pane); split
  * screen and render-texture cameras show mapped decals exactly as each camera alone; a fifth
  * 1024 x 1024 map grows the atlas and all five paint their own colours, also when only a second
  * camera sees it (the atlas grows the next frame). */
@@ -667,12 +668,24 @@ static void test_albedo_linear_filtering(void **state) {
     sc.s.view.tonemapper = RILL_TONEMAP_NONE;
     write_checker(&sc, "near.png", 16);
     write_checker(&sc, "far.png", 512);
-    rill_render_decal d[2] = {box_decal(-1.0f, 0.5f, 1.8f, 1.8f),
-                              box_decal(1.0f, 0.5f, 1.8f, 1.8f)};
+    /* an unlit blended pane (alpha 1) behind them: its own fragments walk the decals */
+    rill_material pane =
+        render_test_material(sc.r, (rill_material_desc){.base_color = {0.2f, 0.2f, 0.6f, 1},
+                                                        .unlit = true,
+                                                        .alpha_mode = RILL_ALPHA_BLEND});
+    render_test_place(&sc.inst[1], 2, sc.cube, pane, (float[3]){0, -0.5f, -2.5f}, 1.0f, 0);
+    sc.inst[1].transform[0] = 2.4f, sc.inst[1].transform[5] = 0.05f;
+    sc.inst[1].transform[10] = 2.4f;
+    sc.s.instance_count = 2;
+    rill_render_decal d[3] = {box_decal(-1.0f, 0.5f, 1.8f, 1.8f), box_decal(1.0f, 0.5f, 1.8f, 1.8f),
+                              box_decal(0, -2.5f, 1.8f, 1.8f)};
+    d[2].world_from_box[5] = 0.3f, d[2].world_from_box[13] = -0.5f; /* the pane only */
     d[0].albedo = "near.png";
     d[1].albedo = "far.png";
-    scene_render(&sc, d, 2, 3);
-    for (int i = 0; i < 2; i++) {
+    d[2].albedo = "near.png";
+    scene_render(&sc, d, 3, 3);
+    static const char *const what[3] = {"magnified", "minified", "pane, magnified"};
+    for (int i = 0; i < 3; i++) {
         float rect[4];
         box_rect(&sc, &d[i], whole_lo, whole_hi, rect);
         int painted = 0, blended = 0;
@@ -681,7 +694,7 @@ static void test_albedo_linear_filtering(void **state) {
             for (int x = (int)rect[0]; x <= (int)rect[2] && x < W; x++) {
                 const uint8_t *p = sc.px + (y * W + x) * 4;
                 if (y < 0 || x < 0 || p[2] != 0) {
-                    continue; /* the floor's blue: not painted */
+                    continue; /* the floor's and the pane's blue: not painted */
                 }
                 float r = linear_of(p[0]), g = linear_of(p[1]);
                 painted++;
@@ -692,7 +705,7 @@ static void test_albedo_linear_filtering(void **state) {
         }
         print_message("%s checker: %d pixels painted, %d blend red and green; red + green off 1 "
                       "by at most %.3f, (r, g) off (0.5, 0.5) by at most %.3f\n",
-                      i ? "minified" : "magnified", painted, blended, worst_sum, worst_mean);
+                      what[i], painted, blended, worst_sum, worst_mean);
         assert_true(painted > 100);
         assert_true(blended > painted / 4);
         assert_true(worst_sum < 0.03f);
@@ -700,6 +713,7 @@ static void test_albedo_linear_filtering(void **state) {
             assert_true(worst_mean < 0.03f);
         }
     }
+    rill_render_material_destroy(sc.r, pane);
     scene_close(&sc);
 }
 
