@@ -596,6 +596,10 @@ uint32_t rill_num_format_f64(double v, char *dst, size_t cap);
  * other control bytes): the string form of .rsn and of reflection's text. False when out of
  * memory. */
 bool rill_text_quote(rill_strbuf *out, const char *s, size_t len);
+/* Whether text starts with a UTF-16 byte-order mark (FF FE or FE FF: what Windows editors save
+ * as "Unicode"), which the UTF-8 text readers refuse naming RILL_TEXT_UTF16_HINT. */
+bool rill_text_is_utf16(const void *text, size_t len);
+#define RILL_TEXT_UTF16_HINT "the file is UTF-16 (it starts with FF FE or FE FF); save it as UTF-8"
 /* The value of a hex digit, or -1. */
 int rill_hex_digit(char c);
 /* Percent-decodes a URI into dst (NUL-terminated). False when the result contains a NUL (%00)

@@ -393,3 +393,8 @@ bool rill_text_quote(rill_strbuf *out, const char *s, size_t len) {
     buf[n++] = '"';
     return rill_strbuf_append(out, buf, n) && ok;
 }
+
+bool rill_text_is_utf16(const void *text, size_t len) {
+    const unsigned char *t = text;
+    return t && len >= 2 && ((t[0] == 0xFF && t[1] == 0xFE) || (t[0] == 0xFE && t[1] == 0xFF));
+}

@@ -272,6 +272,9 @@ rill_result rill_cube_parse(const char *text, size_t len, const char *name, rill
     memset(out, 0, sizeof(*out));
     out->domain_max[0] = out->domain_max[1] = out->domain_max[2] = 1.0f;
     cube_reader rd = {.name = name ? name : "cube", .err = err, .lut = out};
+    if (rill_text_is_utf16(text, len)) {
+        return rill_error_set(err, RILL_ERR_PARSE, "%s:1: %s", rd.name, RILL_TEXT_UTF16_HINT);
+    }
     /* A UTF-8 byte-order mark at the start (Windows editors write one) is skipped. */
     size_t pos = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3u : 0u;
     rill_result res = RILL_OK;

@@ -1060,6 +1060,10 @@ rill_result rill_toml_parse(const char *text, size_t len, const char *name, rill
     }
     doc->root->flags = TF_HEADER;
     p.root = p.current = doc->root;
+    if (rill_text_is_utf16(text, len)) {
+        fail_at(&p, 0, "%s", RILL_TEXT_UTF16_HINT);
+        goto done;
+    }
     /* A UTF-8 byte order mark at the very start is allowed and skipped. */
     if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
         p.pos = 3;

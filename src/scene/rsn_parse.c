@@ -530,7 +530,9 @@ rill_result rill__rsn_parse_owned(rsn_doc *doc, const char *path, char *src, siz
     parser p = {.doc = doc, .s = src, .line = 1, .err = err};
     /* A UTF-8 byte-order mark at the very start (Windows editors write one) is skipped; columns
      * count from the byte after it. */
-    if (len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0) {
+    if (rill_text_is_utf16(src, len)) {
+        fail_at(&p, 1, 1, "%s", RILL_TEXT_UTF16_HINT);
+    } else if (len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0) {
         p.pos = 3;
         p.line_start = 3;
     }
@@ -539,7 +541,9 @@ rill_result rill__rsn_parse_owned(rsn_doc *doc, const char *path, char *src, siz
     if (len / 24u < UINT32_MAX - 16u) {
         rill_array_reserve(&doc->fields, (uint32_t)(len / 24u) + 16u);
     }
-    next(&p);
+    if (!p.failed) {
+        next(&p);
+    }
     if (!p.failed && !tok_is(&p, "rsn")) {
         fail_at(&p, p.tok.line, p.tok.col, "expected the version line 'rsn %u'", RSN_VERSION);
     } else if (!p.failed) {

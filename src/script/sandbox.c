@@ -279,6 +279,11 @@ int rill__script_log_values(lua_State *L) {
 /* >>require ------------------------------------------------------------------------------------ */
 
 int rill__script_load_text(lua_State *L, const char *src, size_t len, const char *chunk) {
+    if (rill_text_is_utf16(src, len)) { /* as Lua says a syntax error: "file:1: ..." */
+        lua_pushfstring(L, "%s:1: %s", chunk[0] == '@' || chunk[0] == '=' ? chunk + 1 : chunk,
+                        RILL_TEXT_UTF16_HINT);
+        return LUA_ERRSYNTAX;
+    }
     if (len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0) {
         src += 3;
         len -= 3;

@@ -237,6 +237,16 @@ static void test_errors_name_the_place(void **state) {
     parse_fails("main_scene = scenes/main.rsn\n", "t.toml:1:14:", "\"scenes/main.rsn\"");
     parse_fails("vsync = True\n", "t.toml:1:9:", "booleans are true and false");
     parse_fails("vsync = no\n", "t.toml:1:9:", "found 'no' (a string needs quotes");
+    /* Saved as UTF-16 ("Unicode" in Windows editors): said so, not "NUL byte". */
+    {
+        static const char utf16[] = "\xFF\xFE[\0a\0]\0\n\0";
+        rill_toml *doc = NULL;
+        rill_error err = {0};
+        assert_int_equal(rill_toml_parse(utf16, sizeof utf16 - 1, "t.toml", &doc, &err),
+                         RILL_ERR_PARSE);
+        assert_string_equal(err.msg, "t.toml:1:1: " RILL_TEXT_UTF16_HINT);
+        parse_fails("\xFE\xFF", "t.toml:1:1:", "UTF-16");
+    }
     parse_fails("a = 1 b = 2\n", "t.toml:1:7:", "end of the line");
     parse_fails("a = \n", "t.toml:1:5:", "expected a value");
     parse_fails("[a\n", "t.toml:1:3:", "']'");

@@ -115,6 +115,7 @@ static void test_hostile(void **state) {
     refused("", "t.cube:1: no LUT_3D_SIZE");
     refused("FOO 1\n", "t.cube:1: unknown keyword 'FOO'");
     refused("TITLE \"x\"\n\xEF\xBB\xBFLUT_3D_SIZE 2\n", "t.cube:2: unknown keyword"); /* a BOM */
+    refused("\xFF\xFET", "t.cube:1: the file is UTF-16");
     refused("TITLE \"open\nLUT_3D_SIZE 2\n", "t.cube:1: TITLE's quote is not closed");
     refused("DOMAIN_MIN 0 0 0\nDOMAIN_MIN 0 0 0\n", "t.cube:2: DOMAIN_MIN repeats the domain");
     char *t = rill_test_cube_text(2, false, "DOMAIN_MIN 0 1 0\nDOMAIN_MAX 1 1 1\n");

@@ -863,6 +863,10 @@ static void test_byte_order_mark(void **state) {
                        "function update(self) end\n";
     assert_int_equal(rill_scripts_check_source("m.lua", mid, sizeof mid - 1, &err), RILL_ERR_PARSE);
     assert_non_null(strstr(err.msg, "m.lua:2:"));
+    const char utf16[] = "\xFF\xFE-\0-\0\n\0";
+    assert_int_equal(rill_scripts_check_source("u.lua", utf16, sizeof utf16 - 1, &err),
+                     RILL_ERR_PARSE);
+    assert_string_equal(err.msg, "u.lua:1: " RILL_TEXT_UTF16_HINT);
 }
 
 /* A runaway script (an endless loop in update) is stopped with its file:line and a traceback and
