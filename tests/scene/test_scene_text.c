@@ -461,7 +461,7 @@ static void test_errors_name_the_place(void **state) {
         {"\xEF\xBB\xBFrsn 1 $", "e.rsn:1:7: unexpected character '$'"},
         {"rsn 1\xEF\xBB", "e.rsn:1:6: unexpected byte 0xef"},
         {"\xFF\xFEr", "e.rsn:1:1: the file is UTF-16 (it starts with FF FE or FE FF); save it as "
-                       "UTF-8"},
+                      "UTF-8"},
     };
     rill_world *w = rill_world_create(NULL, NULL);
     test_register(w, NULL);
