@@ -7,7 +7,8 @@
  * What it offers:
  *   - rill_test_tmpdir(): a fresh, empty, unique temporary folder per test, under $RILL_TEST_TMP
  *     (set by rill_test() in CMake) or /tmp.
- *   - rill_test_write_file(): writes a file under a folder, creating the folders in between.
+ *   - rill_test_write_file(): writes a file under a folder, creating the folders in between;
+ *     rill_test_copy_file(): copies a file there the same way.
  *   - rill_test_data_path(): a path inside the test data folder ($RILL_TEST_DATA, else
  *     "tests/data").
  *   - rill_test_log: a log sink that counts messages per level and keeps the last one, so tests
@@ -90,6 +91,18 @@ static inline void rill_test_write_file(const char *dir, const char *rel, const 
     if (rill_file_write_all(path, data, size, &err) != RILL_OK) {
         fail_msg("rill_test_write_file: %s", err.msg);
     }
+}
+
+/* Copies the file at `from` to "<dir>/<rel>" (rill_test_write_file). Fails the test on error. */
+static inline void rill_test_copy_file(const char *from, const char *dir, const char *rel) {
+    uint8_t *data = NULL;
+    size_t size = 0;
+    rill_error err = {0};
+    if (rill_file_read_all(from, &data, &size, &err) != RILL_OK) {
+        fail_msg("%s", err.msg);
+    }
+    rill_test_write_file(dir, rel, data, size);
+    rill_free(data);
 }
 
 /* Writes the path of a file in the test data folder into dst[cap]: $RILL_TEST_DATA/rel, falling

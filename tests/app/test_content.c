@@ -46,17 +46,6 @@ static rill_renderer *make_renderer(rill_content *c) {
     return r;
 }
 
-static void copy_file(const char *from, const char *dir, const char *rel) {
-    uint8_t *data = NULL;
-    size_t size = 0;
-    rill_error err = {0};
-    if (rill_file_read_all(from, &data, &size, &err) != RILL_OK) {
-        fail_msg("%s", err.msg);
-    }
-    rill_test_write_file(dir, rel, data, size);
-    rill_free(data);
-}
-
 static const char SCENE_NO_LIGHT[] = "rsn 1\n"
                                      "entity 1 \"Box\" {\n"
                                      "    Transform { translation: (0, 0, 0) }\n"
@@ -72,7 +61,7 @@ static void write_project(const char *dir, const char *extra_toml) {
              extra_toml);
     rill_test_write_file(dir, "project.toml", toml, strlen(toml));
     rill_test_write_file(dir, "scenes/world.rsn", SCENE_NO_LIGHT, strlen(SCENE_NO_LIGHT));
-    copy_file(RILL_TEST_CUBE_GLB, dir, "models/cube.glb");
+    rill_test_copy_file(RILL_TEST_CUBE_GLB, dir, "models/cube.glb");
 }
 
 /* Fraction of pixels that differ clearly from the top-left one (the background). */

@@ -63,17 +63,6 @@ static const char DISTRICT_RSN[] = "rsn 1\n"
                                    "    PointLight { intensity: 20 }\n"
                                    "}\n";
 
-static void copy_file(const char *from, const char *dir, const char *rel) {
-    uint8_t *data = NULL;
-    size_t size = 0;
-    rill_error err = {0};
-    if (rill_file_read_all(from, &data, &size, &err) != RILL_OK) {
-        fail_msg("%s", err.msg);
-    }
-    rill_test_write_file(dir, rel, data, size);
-    rill_free(data);
-}
-
 typedef struct game {
     rill_content *c;
     rill_renderer *r;
@@ -135,7 +124,7 @@ static void open_game(game *g, const char *dir) {
                                 "[window]\nwidth = 32\nheight = 24\n"));
     rill_test_write_file(dir, "main.rsn", MAIN_RSN, strlen(MAIN_RSN));
     rill_test_write_file(dir, "district.rsn", DISTRICT_RSN, strlen(DISTRICT_RSN));
-    copy_file(RILL_TEST_CUBE_GLB, dir, "models/cube.glb");
+    rill_test_copy_file(RILL_TEST_CUBE_GLB, dir, "models/cube.glb");
     rill_error err = {0};
     g->c = rill_content_open(&(rill_content_desc){.input = dir, .deterministic = true}, &err);
     if (!g->c) {
