@@ -1301,6 +1301,22 @@ static void gc_dispatch(rill__cmd *cmd, uint32_t mode, uint32_t count) {
     gc_dispatch_range(cmd, mode, 0, count);
 }
 
+/* Deltas per job of their copy into the frame's scratch (a 10 % moving world of 1 M instances
+ * has 100 k of them, 9.6 MB: 1.7 ms of one thread on the H200 host). */
+#define GC_COPY_DELTAS 8192u
+
+typedef struct delta_copy {
+    gc_delta *dst;
+    const gc_delta *src;
+} delta_copy;
+
+/* Deltas [begin, end) into the scratch (a rill_job_range_fn). */
+static void copy_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index) {
+    (void)index;
+    const delta_copy *c = arg;
+    memcpy(c->dst + begin, c->src + begin, (size_t)(end - begin) * sizeof(gc_delta));
+}
+
 /* The frame's shared part, recorded once, before the first view's cull: the resident buffer
  * (grown by a copy, or spawned again whole), the counts, and this frame's deltas, group table and
  * command runs in the frame's scratch memory, which every view's cull binds; the arena's copies.
@@ -1360,7 +1376,8 @@ static rill_result record_shared(rill_renderer *r, rill__cmd *cmd, rill__gpu_cul
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
                               "render: frame scratch allocation failed");
     }
-    memcpy(d, g->deltas.data, (size_t)g->deltas.len * sizeof(gc_delta));
+    delta_copy dc = {d, g->deltas.data};
+    rill_jobs_for(r->desc.jobs, g->deltas.len, GC_COPY_DELTAS, copy_slice, &dc);
     memset(gg, 0, gsize);
     for (uint32_t k = 0; k < ngroups; k++) {
         const gc_group *gr = &g->groups.data[k];
