@@ -298,6 +298,59 @@ static void test_marks_follow_shifts(void **state) {
     rill_jobs_destroy(four);
 }
 
+/* A world of more shown entities than the slot sort takes on the calling thread (65,536: below, it
+ * sorts there; above, over the jobs), in an order scrambled by parking and showing again: over 4
+ * workers the snapshot is the serial one, walked in slot order. */
+#define MANY 70001u
+static void test_many_sorted_over_jobs(void **state) {
+    fixture *f = *state;
+    rill_error err = {0};
+    rill_world *w = rill_world_create(NULL, NULL);
+    rill_render_components rc;
+    assert_int_equal(rill_render_register_components(w, &rc, &err), RILL_OK);
+    rill_entity cam = rill_world_spawn(w);
+    rill_camera c = {.active = true, .fov_y = 0.9f, .near_plane = 0.05f, .far_plane = 1000.0f};
+    assert_non_null(rill_world_add(w, cam, RILL_COMPONENT_CAMERA, &c));
+    rill_transform ct = rill_transform_identity();
+    rill_world_set_transform(w, cam, &ct);
+    for (uint32_t i = 0; i < MANY; i++) {
+        rill_entity e = rill_world_spawn(w);
+        rill_transform t = rill_transform_identity();
+        t.translation[0] = (float)(i % 300), t.translation[2] = (float)(i / 300);
+        rill_world_set_transform(w, e, &t);
+        rill_model_mesh mm = {f->asset[i % 2].id, i % 2, 0};
+        assert_non_null(rill_world_add(w, e, rc.model_mesh, &mm));
+        if (i % 3 == 1) { /* parked, then shown again: out of slot order in the shown set */
+            assert_true(rill_world_remove(w, e, rc.mesh_shown));
+            rill_mesh_shown shown = {0};
+            assert_non_null(rill_world_add(w, e, rc.mesh_shown, &shown));
+        }
+    }
+    rill_world_update_transforms(w);
+    rill_render_assets *ra = rill_render_assets_create(
+        &(rill_render_assets_desc){.renderer = f->r, .assets = f->as, .world = w}, &err);
+    assert_non_null(ra);
+    rill_jobs *four = jobs_of(4);
+    rill_render_extract_buf serial = {0}, by_four = {0};
+    rill_render_snapshot ss, s4;
+    for (int k = 0; k < 2; k++) { /* cold (assets uploaded by the merge), then warm */
+        serial.jobs = NULL, by_four.jobs = four;
+        assert_int_equal(rill_render_extract(w, &rc, &serial, &ss, &err), RILL_OK);
+        assert_int_equal(rill_render_extract(w, &rc, &by_four, &s4, &err), RILL_OK);
+        assert_int_equal(ss.instance_count, MANY);
+        for (uint32_t i = 1; i < ss.instance_count; i++) {
+            assert_true(RILL_ENTITY_INDEX(ss.instances[i].id) >
+                        RILL_ENTITY_INDEX(ss.instances[i - 1].id));
+        }
+        assert_same(&s4, &by_four, &ss, &serial);
+    }
+    rill_render_extract_buf_free(&serial);
+    rill_render_extract_buf_free(&by_four);
+    rill_jobs_destroy(four);
+    rill_render_assets_destroy(ra);
+    rill_world_destroy(w);
+}
+
 /* >>static batching: the batched walk over the jobs against the serial one. Two identical
  * fixtures, one extracted without jobs (each entity skipped or taken as the walk reaches it), one
  * over 4 workers (chunks note what the batcher must see, the merge replays it in order), go
@@ -505,6 +558,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_workers_match_serial, setup, teardown),
         cmocka_unit_test_setup_teardown(test_marks_follow_shifts, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_many_sorted_over_jobs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_batched_workers_match_serial, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
