@@ -310,18 +310,19 @@ static uint64_t loaded_set(fly_run *run, rill_app *app) {
     return sum;
 }
 
-/* The texture streaming update of this frame (decisions, loads started, swaps handed over). */
-static double stream_texture_ms(fly_run *run) {
+/* The thread CPU time of this frame's texture streaming update (decisions, loads started, swaps
+ * handed over). */
+static double stream_texture_cpu_ms(fly_run *run) {
     rill_render_texture_streaming_stats tx;
     rill_render_assets_get_texture_streaming_stats(fly_assets(run), &tx);
-    return (double)tx.update_ns_last / 1e6;
+    return (double)tx.update_cpu_ns_last / 1e6;
 }
 
 /* The thread CPU time of this frame's streaming systems: the scene loader (rill.scenes), the
  * stream update (rill.stream: instance decisions and hides, terrain rebuilds, texture decisions)
  * and the model system (rill.models: tree spawns and retires), plus the texture streaming update
- * (timed inside the renderer's asset cache, in wall time: the one part counted so). What a loaded
- * machine's preemption does not inflate, unlike stream_ms. */
+ * (timed inside the renderer's asset cache). What a loaded machine's preemption does not inflate,
+ * unlike stream_ms. */
 static double stream_cpu_ms(fly_run *run, const rill_app *app) {
     rill_system_timing t[64];
     uint32_t n = RILL_MIN(rill_app_system_timings(app, t, RILL_COUNTOF(t)), RILL_COUNTOF(t));
@@ -332,7 +333,7 @@ static double stream_cpu_ms(fly_run *run, const rill_app *app) {
             ns += t[i].cpu_ns;
         }
     }
-    return (double)ns / 1e6 + stream_texture_ms(run);
+    return (double)ns / 1e6 + stream_texture_cpu_ms(run);
 }
 
 /* The process's resident set in bytes (Linux /proc/self/statm), 0 where it cannot be read. */

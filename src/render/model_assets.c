@@ -58,6 +58,7 @@ struct rill_render_assets {
     rill__tsc *tsc;
     rill__tex_users *users;
     uint64_t stream_ns_last, stream_ns_max; /* users + carrier update */
+    uint64_t stream_cpu_ns_last;            /* its thread CPU time */
     bool heatmap;
     rill_material heat[HEAT_NUM];
     rill__batcher *batcher;
@@ -750,10 +751,11 @@ void rill_render_assets_update(rill_render_assets *ra) {
     }
     upload_wanted(ra);
     release_idle(ra);
-    uint64_t t0 = rill_time_ns();
+    uint64_t t0 = rill_time_ns(), c0 = rill_thread_cpu_ns();
     rill__tex_users_update(ra->users, USERS_BUDGET_NS);
     rill__tsc_update(ra->tsc);
     ra->stream_ns_last = rill_time_ns() - t0;
+    ra->stream_cpu_ns_last = rill_thread_cpu_ns() - c0;
     ra->stream_ns_max = RILL_MAX(ra->stream_ns_max, ra->stream_ns_last);
     ra->tick++;
 }
@@ -808,6 +810,7 @@ void rill_render_assets_get_texture_streaming_stats(const rill_render_assets *ra
     out->swap_ns_max = s.swap_ns_max;
     out->update_ns_last = ra->stream_ns_last;
     out->update_ns_max = ra->stream_ns_max;
+    out->update_cpu_ns_last = ra->stream_cpu_ns_last;
     out->full_landed = s.full_landed;
     out->full_latency_ms_max = s.full_latency_ms_max;
     out->full_latency_ms_mean = s.full_landed ? s.full_latency_ms_sum / (double)s.full_landed : 0;

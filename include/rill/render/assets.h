@@ -79,6 +79,7 @@ typedef struct rill_render_texture_streaming_stats {
     /* main-thread time of the whole streaming update (the user sweep's slice, loads, decisions,
      * the swap batch) */
     uint64_t update_ns_last, update_ns_max;
+    uint64_t update_cpu_ns_last; /* the same update's thread CPU time (preemption left out) */
     /* Full swaps from the evaluation that requested them to the frame that switched them on
      * screen (rill_render_assets_set_time's clock): count, worst and mean. Add up to one
      * interval (0.5 s) for the time from crossing full_distance to that evaluation. */
