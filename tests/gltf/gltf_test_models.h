@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "base64_encode.h"
+#include "../base64_encode.h"
 #include "rill/formats/gltf.h"
 
 static inline void *tm_alloc(size_t n, size_t size) {

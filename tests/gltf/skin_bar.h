@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base64_encode.h"
+#include "../base64_encode.h"
 
 typedef struct skin_bar_opts {
     uint8_t bad_joint;    /* nonzero: the top row's joint index (2 joints: >= 2 is out of range) */

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base64_encode.h"
+#include "../base64_encode.h"
 #include "rill/formats/image.h"
 
 typedef enum fq_colors {
