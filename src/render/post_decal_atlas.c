@@ -190,12 +190,13 @@ static bool place(rill_renderer *r, rill__post_decal_map *m, rill__img *img, ril
     if (!m->warned_full && !r->post->grow_wanted) {
         rill__post *p = r->post;
         RILL_LOG_WARN("render",
-                      "ForwardDecal map '%s' (%u x %u, entity %u:%u): the decal atlas (%u layers "
+                      "ForwardDecal map '%s' (%u x %u, entity %u:%u): the decal atlas (%u layer%s "
                       "of %u x %u, the most it grows to) has no free %u x %u cell besides the maps "
                       "in view; the decal draws without it",
                       m->path, d->width, d->height, RILL_ENTITY_INDEX(entity),
-                      RILL_ENTITY_GENERATION(entity), p->atlas_layers, POST_DECAL_ATLAS_SIZE,
-                      POST_DECAL_ATLAS_SIZE, 1u << lg, 1u << lg);
+                      RILL_ENTITY_GENERATION(entity), p->atlas_layers,
+                      p->atlas_layers == 1 ? "" : "s", POST_DECAL_ATLAS_SIZE, POST_DECAL_ATLAS_SIZE,
+                      1u << lg, 1u << lg);
         m->warned_full = true;
     }
     return false;

@@ -18,7 +18,8 @@
  * floor and on a blended pane); split
  * screen and render-texture cameras show mapped decals exactly as each camera alone; a fifth
  * 1024 x 1024 map grows the atlas and all five paint their own colours, also when only a second
- * camera sees it (the atlas grows the next frame). */
+ * camera sees it (the atlas grows the next frame); maps out of view are dropped only when that
+ * frees a cell the new map fits. */
 #include "rill_test.h"
 
 #include "rill/asset.h"
@@ -628,6 +629,55 @@ static void test_atlas_grows(void **state) {
     scene_close(&sc);
 }
 
+/* Whether the renderer holds the map `name` in an atlas cell. */
+static bool map_placed(const scene *sc, const char *name) {
+    for (uint32_t i = 0; i < POST_MAX_DECAL_MAPS; i++) {
+        const rill__post_decal_map *m = &sc->r->post->maps[i];
+        if (m->path && strcmp(m->path, name) == 0 && m->placed) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Maps out of view are dropped only when that frees a cell the new map fits: in an atlas kept to
+ * one layer holding three 512 x 512 maps, two of them out of view, a 1024 x 1024 map beside the
+ * one in view finds no room (warned) and the two stay; once it is alone in view, all three are
+ * dropped for it. */
+static void test_atlas_drops_only_what_frees_room(void **state) {
+    (void)state;
+    scene sc;
+    if (!scene_open(&sc, "decal_atlas_drops")) {
+        skip();
+    }
+    rill__post_decal_atlas_limit(sc.r, 1);
+    static const char *const names[4] = {"a.png", "b.png", "c.png", "e.png"};
+    rill_render_decal d[4];
+    for (int i = 0; i < 4; i++) {
+        write_solid_map(&sc, names[i], i < 3 ? 512 : 1024, (uint8_t[4]){40, 200, 40, 255});
+        d[i] = box_decal(-1.2f + 0.8f * (float)i, 0, 0.7f, 0.7f);
+        d[i].albedo = names[i];
+        d[i].entity = RILL_ENTITY_MAKE(30 + i, 0);
+    }
+    scene_render(&sc, &d[0], 2, 3); /* a and b */
+    scene_render(&sc, &d[2], 1, 3); /* c: a and b out of view */
+    assert_true(map_placed(&sc, "a.png") && map_placed(&sc, "b.png") && map_placed(&sc, "c.png"));
+    rill_test_log log = {0};
+    rill_test_log_begin(&log);
+    scene_render(&sc, &d[2], 2, 3); /* c and e: no 1024 cell without c */
+    rill_test_log_end(&log);
+    print_message("atlas of one layer: %s\n", log.last_msg);
+    assert_int_equal(log.count[RILL_LOG_WARN], 1);
+    assert_non_null(strstr(log.last_msg, "e.png"));
+    assert_non_null(strstr(log.last_msg, "33:0"));
+    assert_true(map_placed(&sc, "a.png") && map_placed(&sc, "b.png"));
+    assert_false(map_placed(&sc, "e.png"));
+    scene_render(&sc, &d[3], 1, 3); /* e alone */
+    assert_true(map_placed(&sc, "e.png"));
+    assert_false(map_placed(&sc, "a.png") || map_placed(&sc, "b.png") || map_placed(&sc, "c.png"));
+    scene_close(&sc);
+}
+
 /* A size x size PNG checker of single texels, red and green, under the scene's folder. */
 static void write_checker(scene *sc, const char *name, uint32_t size) {
     uint8_t *px = malloc((size_t)size * size * 4);
@@ -1064,6 +1114,7 @@ int main(void) {
         cmocka_unit_test(test_decals_two_cameras),
         cmocka_unit_test(test_atlas_grows),
         cmocka_unit_test(test_atlas_grows_second_camera),
+        cmocka_unit_test(test_atlas_drops_only_what_frees_room),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
