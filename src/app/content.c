@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "rill/app.h"
@@ -181,6 +183,39 @@ static rill_result not_a_file(const char *in, rill_error *err) {
                           in, kind);
 }
 
+/* Whether name holds "toml" in any letter case. */
+static bool has_toml(const char *name) {
+    for (; *name; name++) {
+        if (strncasecmp(name, "toml", 4) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A file in dir that looks like a misnamed project.toml ("project.toml.txt" from an editor that
+ * adds .txt, "Project.toml", "projct.toml"), into out; false when none (the first 4096 entries
+ * are looked at). */
+static bool misnamed_project_file(const char *dir, char *out, size_t cap) {
+    static const char *const want[] = {"project.toml"};
+    DIR *d = opendir(dir);
+    if (!d) {
+        return false;
+    }
+    bool found = false;
+    struct dirent *e;
+    for (int n = 0; !found && n < 4096 && (e = readdir(d)) != NULL; n++) {
+        const char *name = e->d_name;
+        found = (strncasecmp(name, "project", 7) == 0 && has_toml(name)) ||
+                rill_suggest_from_list(name, want, 1) != NULL;
+        if (found) {
+            snprintf(out, cap, "%s", name);
+        }
+    }
+    closedir(d);
+    return found;
+}
+
 /* Works out kind, root, scene and which project.toml applies, from desc.input on disk. */
 static rill_result resolve_disk(rill_content *c, rill_error *err) {
     const char *in = c->input;
@@ -188,6 +223,13 @@ static rill_result resolve_disk(rill_content *c, rill_error *err) {
     if (rill_dir_exists(in)) {
         char probe[CONTENT_PATH_MAX + 16];
         if (!rill_path_join(probe, sizeof(probe), in, "project.toml") || !rill_file_exists(probe)) {
+            char near[256];
+            if (misnamed_project_file(in, near, sizeof near)) {
+                return rill_error_set(err, RILL_ERR_NOT_FOUND,
+                                      "%s: a folder without project.toml (it holds '%s': rename "
+                                      "it to project.toml)",
+                                      in, near);
+            }
             return rill_error_set(err, RILL_ERR_NOT_FOUND,
                                   "%s: a folder without project.toml (a project folder holds one; "
                                   "or name a .rsn scene or a .glb/.gltf model)",

@@ -897,6 +897,9 @@ RSN
     mkdir -p bare np
     run 0 export bare --out bare.rpak --quiet
     expect_err "bare holds no project.toml"
+    printf '[project]\n' >bare/project.toml.txt # an editor that adds .txt
+    run 1 render bare --size 16x16 --out x.png
+    expect_err "bare: a folder without project.toml (it holds 'project.toml.txt': rename it to project.toml)"
     printf '[project]\nmain_scene = main.rsn\n' >np/project.toml
     run 1 export np --out np.rpak --quiet
     expect_err 'project.toml:2:14: expected a value, found .main.rsn. (a string needs quotes'
