@@ -5,12 +5,12 @@
  * It resolves the input and the project settings, creates the app with its mounts, loads the
  * scene, lets the model system spawn every Model, and states the defaults it adds (a sun, a
  * camera) instead of drawing black. Built without the renderer, load and snapshot fail. */
+#include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <strings.h>
 #include <sys/stat.h>
 
