@@ -1016,6 +1016,12 @@ int rill_cmd_demo(int argc, char **argv) {
                         "its area (--density scales its districts)\n");
         return 2;
     }
+    if (rill_file_exists(out)) {
+        fprintf(stderr, "rill demo: --out %s is a file; it names the folder the demo is written "
+                        "into\n",
+                out);
+        return 1;
+    }
     bool load = !no_load;
     ro.km = km;
     ro.render = !no_render;

@@ -897,6 +897,9 @@ RSN
     mkdir -p bare np
     run 0 export bare --out bare.rpak --quiet
     expect_err "bare holds no project.toml"
+    : >demo_file
+    run 1 demo --out demo_file
+    expect_err "rill demo: --out demo_file is a file; it names the folder the demo is written into"
     printf '[project]\n' >bare/project.toml.txt # an editor that adds .txt
     run 1 render bare --size 16x16 --out x.png
     expect_err "bare: a folder without project.toml (it holds 'project.toml.txt': rename it to project.toml)"
