@@ -1017,8 +1017,9 @@ int rill_cmd_demo(int argc, char **argv) {
         return 2;
     }
     if (rill_file_exists(out)) {
-        fprintf(stderr, "rill demo: --out %s is a file; it names the folder the demo is written "
-                        "into\n",
+        fprintf(stderr,
+                "rill demo: --out %s is a file; it names the folder the demo is written "
+                "into\n",
                 out);
         return 1;
     }
