@@ -15,6 +15,8 @@
 
 #include <sys/stat.h>
 
+#include "rill/base.h"
+
 /* Parses all of s as a decimal integer in [min, max]. A sign is accepted only when min < 0, so
  * "-1" is refused for counts instead of wrapping to a huge value as strtoul would. */
 static inline bool rill_cli_parse_int(const char *s, long long min, long long max, long long *out) {
@@ -75,14 +77,18 @@ static inline int rill_cli_enum(const char *s, const char *const *names) {
     return -1;
 }
 
-/* Prints "WHO: bad OPTION 'VALUE' (one of a, b, c)" for an enum flag (WHO: "rill render"). */
+/* Prints "WHO: bad OPTION 'VALUE' (one of a, b, c)" for an enum flag (WHO: "rill render"), then
+ * "; did you mean 'b'?" when VALUE looks like a typo of one. */
 static inline void rill_cli_bad_enum(const char *who, const char *opt, const char *value,
                                      const char *const *names) {
     fprintf(stderr, "%s: bad %s '%s' (one of", who, opt, value);
-    for (int i = 0; names[i]; i++) {
-        fprintf(stderr, "%s %s", i ? "," : "", names[i]);
+    uint32_t n = 0;
+    for (; names[n]; n++) {
+        fprintf(stderr, "%s %s", n ? "," : "", names[n]);
     }
-    fprintf(stderr, ")\n");
+    const char *near = rill_suggest_from_list(value, names, n);
+    fprintf(stderr, ")%s%s%s\n", near ? "; did you mean '" : "", near ? near : "",
+            near ? "'?" : "");
 }
 
 /* Whether a file can be written at path: its folder exists and is writable, and the path is not

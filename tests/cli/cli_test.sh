@@ -2732,6 +2732,8 @@ hostile_args)
     done
     run 2 render s.rsn --size 16x16 --out x.png --passthrough mix
     expect_err "bad --passthrough 'mix' (one of off, mixed)"
+    run 2 render s.rsn --size 16x16 --out x.png --debug-view normal
+    expect_err "bad --debug-view 'normal' (one of normals, .*); did you mean 'normals'?"
     # Names ignore letter case (project.toml spells the tiers "High").
     run 0 render s.rsn --size 16x16 --out x.png --passthrough MIXED --quality High
     # A mistyped option names the nearest one.
