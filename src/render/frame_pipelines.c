@@ -4,6 +4,7 @@
  * (render_internal.h) and a row here. */
 #include "frame.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "render_shaders.h"
@@ -85,6 +86,7 @@ enum {
      * from back faces (gl_FrontFacing: the double-sided ones). */
     P_FRONT_FACE = 1u << 9,
     P_RGB_ONLY = 1u << 10, /* colour writes leave alpha alone */
+    P_SUBGROUP = 1u << 11, /* subgroup ballot + arithmetic: created only when the device has them */
 };
 
 /* Shaders by reference (their sizes are not constant expressions). */
@@ -199,6 +201,7 @@ static const pipe_row rows[] = {
     {RILL__PIPE_VXGI_TRACE,     "vxgi trace",                 COMPUTE(gi_voxel_trace_comp), NO_COLOR,               0,                              &vxgi_trace_set, NULL,          112},
     {RILL__PIPE_VXGI_DEBUG,     "vxgi debug",                 COMPUTE(gi_voxel_debug_comp), NO_COLOR,               0,                              &vxgi_debug_set, NULL,          80},
     {RILL__PIPE_GPU_CULL,       "gpu cull",                   COMPUTE(gpu_cull_comp),      NO_COLOR,                0,                              &gpu_cull_set,   NULL,          12},
+    {RILL__PIPE_GPU_CULL_SUBGROUP, "gpu cull (subgroup appends)", COMPUTE(gpu_cull_subgroup_comp), NO_COLOR,          P_SUBGROUP,                     &gpu_cull_set,   NULL,          12},
     {RILL__PIPE_GPU_OCCLUSION,  "gpu occlusion",              COMPUTE(gpu_occlusion_comp), NO_COLOR,                0,                              &gpu_occlusion_set, NULL,       8},
 };
 /* clang-format on */
@@ -255,12 +258,26 @@ bool rill__pipeline_desc(rill__pipe_id id, rill__pipe_desc *out) {
     return false;
 }
 
+/* GPU culling's subgroup appends: where the device has subgroup ballot and arithmetic, unless
+ * RILL_GPU_CULL_SUBGROUP=0 asks for the per-instance atomics (to compare the two). */
+static bool subgroup_appends_wanted(const rill_renderer *r) {
+    const char *env = getenv("RILL_GPU_CULL_SUBGROUP");
+    if (env && strcmp(env, "0") == 0) {
+        return false;
+    }
+    return rill__gpu_get_caps(r->gpu)->subgroup_ballot_arith;
+}
+
 rill_result rill__pipelines_create(rill_renderer *r, rill_error *err) {
     bool lines = rill__gpu_get_caps(r->gpu)->fill_mode_non_solid;
+    bool subgroup = subgroup_appends_wanted(r);
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         const pipe_row *row = &rows[i];
         if ((row->flags & P_LINES) && !lines) {
             continue; /* pipes[WIRE] stays NULL: wireframe instances draw nothing */
+        }
+        if ((row->flags & P_SUBGROUP) && !subgroup) {
+            continue; /* GPU culling appends with one atomic per instance */
         }
         rill__pipe_desc d;
         row_desc(row, &d);

@@ -91,6 +91,9 @@ typedef struct rill__gpu_caps {
      * samples; bit 0 always set). */
     uint32_t msaa_counts;
     bool fragment_stores; /* fragmentStoresAndAtomics (order-independent transparency) */
+    /* Subgroup ballot and arithmetic operations in compute shaders (Vulkan 1.1 subgroup
+     * properties): GPU culling's appends add once per group and subgroup (gpu_cull.c). */
+    bool subgroup_ballot_arith;
     /* Hardware ray tracing for compute shaders (the Hwrt GI tier, gi_hwrt.c): the device offers
      * VK_KHR_acceleration_structure + VK_KHR_ray_query (+ VK_KHR_deferred_host_operations) with
      * their features and bufferDeviceAddress, and all were enabled. Optional: never required.

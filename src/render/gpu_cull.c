@@ -57,7 +57,7 @@
 #define GC_BOARD_MS 0.5
 #define GC_BOARD_STEP 256u
 
-/* Must match `Delta` in gpu_cull.comp (std430). */
+/* Must match `Delta` in gpu_cull.glsl (std430). */
 typedef struct gc_delta {
     float model[16];
     float sphere[4];
@@ -66,21 +66,21 @@ typedef struct gc_delta {
 
 enum { OP_SPAWN = 0, OP_MOVE = 1, OP_SETTLE = 2, OP_DESPAWN = 3 };
 
-/* Must match `Group` in gpu_cull.comp. */
+/* Must match `Group` in gpu_cull.glsl. */
 typedef struct gc_group_gpu {
     uint32_t index_count, first_index;
     int32_t vertex_offset;
     uint32_t base, cmd, pad[3];
 } gc_group_gpu;
 
-/* Must match `Params` in gpu_cull.comp. */
+/* Must match `Params` in gpu_cull.glsl. */
 typedef struct gc_params {
     float planes[GC_LISTS][6][4];
     uint32_t info[4];  /* lists, commands per list, output entries per list, groups */
     uint32_t info2[4]; /* runs of the three kinds, -, lists laid out, occlusion bits */
 } gc_params;
 
-/* Must match `CmdRun` in gpu_cull.comp: per kind of run (casters, shapes, materials), the draw
+/* Must match `CmdRun` in gpu_cull.glsl: per kind of run (casters, shapes, materials), the draw
  * count slot of the command's run and the run's first command. */
 typedef struct gc_cmd_run {
     uint32_t slot[4], first[4];
@@ -1468,6 +1468,13 @@ static gc_view *view_slot(rill__gpu_cull *g, const rill__view *vs, bool *same) {
     return &g->views[best];
 }
 
+/* The cull shader: the variant that appends once per group and subgroup where the device has
+ * subgroup operations (frame_pipelines.c), else one atomic per instance. Same layout and steps. */
+static rill__pipe *cull_pipe(const rill_renderer *r) {
+    rill__pipe *sg = r->pipes[RILL__PIPE_GPU_CULL_SUBGROUP];
+    return sg ? sg : r->pipes[RILL__PIPE_GPU_CULL];
+}
+
 /* View vs's cull of the shared table with its own planes into its own lists: its commands
  * reset, the deltas applied first when it is the frame's first view, its flags cleared for the
  * new instances, every resident sphere tested against its lists, its commands compacted and its
@@ -1515,7 +1522,7 @@ static rill_result cull_view(rill_renderer *r, rill__cmd *cmd, rill__gpu_cull *g
         "gpu cull.4", "gpu cull.5", "gpu cull.6", "gpu cull.7"};
     rill__cmd_timestamp_begin(cmd, names[vs->index]);
     rill__cmd_label_begin(cmd, names[vs->index]);
-    rill__cmd_bind_pipe(cmd, r->pipes[RILL__PIPE_GPU_CULL]);
+    rill__cmd_bind_pipe(cmd, cull_pipe(r));
     uint64_t count_at = ((uint64_t)fslot * RILL_RENDER_MAX_VIEWS + slot) * COUNT_STRIDE;
     rill__binding b[11] = {g->deltas_set,
                            {.buf = g->res},
@@ -1667,7 +1674,7 @@ bool rill__gpu_cull_occlusion(rill_renderer *r, rill__cmd *cmd, const rill__view
     }
     /* The phase-2 list's commands compacted and its instances counted, as the cull does for
      * the other lists. */
-    rill__cmd_bind_pipe(cmd, r->pipes[RILL__PIPE_GPU_CULL]);
+    rill__cmd_bind_pipe(cmd, cull_pipe(r));
     if (rill__cmd_bind_transient_set(cmd, 0, v->cull_set, 11) != RILL_OK) {
         return false;
     }

@@ -420,7 +420,7 @@ struct rill_rg_ctx {
     X(OCEAN_SPECTRUM) X(OCEAN_FFT) X(OCEAN_MAPS) X(OCEAN_DRAW)                                     \
     X(SSGI) X(SSGI_TEMPORAL) X(SSGI_APPLY)                                                         \
     X(VXGI_INJECT) X(VXGI_MIPS) X(VXGI_TRACE) X(VXGI_DEBUG)                                        \
-    X(GPU_CULL) X(GPU_OCCLUSION)
+    X(GPU_CULL) X(GPU_CULL_SUBGROUP) X(GPU_OCCLUSION)
 /* clang-format on */
 #define RILL__PIPE_ENUM(name) RILL__PIPE_##name,
 typedef enum rill__pipe_id { RILL__PIPES(RILL__PIPE_ENUM) RILL__PIPE_NUM } rill__pipe_id;

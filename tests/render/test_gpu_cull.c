@@ -24,6 +24,7 @@
 #include "render_test.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "frame.h"
@@ -423,6 +424,12 @@ static void test_gpu_cull_matches_cpu(void **state) {
     rill_jobs *jobs = jobs_create(3);
     pair p;
     pair_create(&p, jobs); /* the scan's slices over three workers */
+    /* Where the device has subgroup operations the cull appends once per group and subgroup
+     * (lavapipe has them); test_per_instance_appends runs the other variant. */
+    bool sg = rill__gpu_get_caps(p.b.r->gpu)->subgroup_ballot_arith;
+    const char *env = getenv("RILL_GPU_CULL_SUBGROUP");
+    bool want = sg && !(env && strcmp(env, "0") == 0);
+    assert_int_equal(p.b.r->pipes[RILL__PIPE_GPU_CULL_SUBGROUP] != NULL, want);
     static rill_render_instance ia[COUNT], ib[COUNT];
     for (uint32_t frame = 0; frame < 3; frame++) {
         draw(&p.a, ia, frame, p.pa);
@@ -451,6 +458,14 @@ static void test_gpu_cull_matches_cpu(void **state) {
     pair_counts_match(&p);
     pair_destroy(&p);
     rill_jobs_destroy(jobs);
+}
+
+/* The same with one atomic per appended instance (RILL_GPU_CULL_SUBGROUP=0): the variant devices
+ * without subgroup operations run. */
+static void test_per_instance_appends(void **state) {
+    setenv("RILL_GPU_CULL_SUBGROUP", "0", 1);
+    test_gpu_cull_matches_cpu(state);
+    unsetenv("RILL_GPU_CULL_SUBGROUP");
 }
 
 /* Frame `frame` of the scene (place) seen by n views: n 2, two cameras side by side, each
@@ -1111,6 +1126,7 @@ static void test_occlusion_wall(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpu_cull_matches_cpu),
+        cmocka_unit_test(test_per_instance_appends),
         cmocka_unit_test(test_delta_updates),
         cmocka_unit_test(test_long_runs),
         cmocka_unit_test(test_boot_budget),

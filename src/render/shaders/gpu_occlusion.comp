@@ -2,7 +2,7 @@
 // gpu_occlusion.comp: phase 2 of GPU culling's occlusion (gpu_occlusion.c), one invocation per
 // resident slot, after phase 1's draws are in the depth buffer and the farthest-depth pyramid
 // (ssr_hiz.comp with `farthest`) is built from it. Every instance the view's frustum holds (flag
-// bit 0, set by gpu_cull.comp's cull step) is tested against the pyramid: the corners of its
+// bit 0, set by gpu_cull.glsl's cull step) is tested against the pyramid: the corners of its
 // world sphere's box are projected, the pyramid level whose texels cover their screen rectangle in
 // at most 2 x 2 is read, and the instance is occluded when the box's nearest depth lies behind the
 // farthest depth under the rectangle. The result is its visibility for the next frame (bit 31);
@@ -101,7 +101,7 @@ bool occluded(vec3 c, float r) {
 void test(uint s) {
     uint f = flags[s];
     if ((f & IN_VIEW) == 0u) {
-        return; // outside the view: not visible (gpu_cull.comp cleared bit 31)
+        return; // outside the view: not visible (gpu_cull.glsl cleared bit 31)
     }
     Resident rs = res[s];
     mat4 m = rs.model;

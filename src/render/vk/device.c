@@ -419,6 +419,19 @@ static bool ray_query_offered(rill__gpu *gpu, const VkPhysicalDeviceVulkan12Feat
     return true;
 }
 
+/* Subgroup ballot and arithmetic operations in compute shaders (core since Vulkan 1.1; every
+ * desktop driver has them, but they are properties, not guarantees). */
+static bool subgroup_ballot_arith(VkPhysicalDevice pd) {
+    VkPhysicalDeviceSubgroupProperties sg = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 p2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &sg};
+    vkGetPhysicalDeviceProperties2(pd, &p2);
+    const VkSubgroupFeatureFlags need =
+        VK_SUBGROUP_FEATURE_BALLOT_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT |
+        VK_SUBGROUP_FEATURE_VOTE_BIT | VK_SUBGROUP_FEATURE_BASIC_BIT;
+    return (sg.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0 &&
+           (sg.supportedOperations & need) == need;
+}
+
 static rill_result create_device(rill__gpu *gpu, rill_error *err) {
     VkPhysicalDeviceFeatures avail;
     vkGetPhysicalDeviceFeatures(gpu->pd, &avail);
@@ -459,6 +472,7 @@ static rill_result create_device(rill__gpu *gpu, rill_error *err) {
     gpu->caps.fragment_stores = avail.fragmentStoresAndAtomics == VK_TRUE;
     gpu->caps.texture_bc = avail.textureCompressionBC == VK_TRUE;
     gpu->caps.anisotropy = avail.samplerAnisotropy == VK_TRUE;
+    gpu->caps.subgroup_ballot_arith = subgroup_ballot_arith(gpu->pd);
 
     float prio = 1.0f;
     VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -797,10 +811,11 @@ rill_result rill__gpu_create(const rill__gpu_desc *desc, rill__gpu **out, rill_e
         rill__gpu_destroy(gpu);
         return r;
     }
-    RILL_LOG_INFO(LOGM, "vulkan: using %s (validation %s, wireframe %s, timestamps %s)",
+    RILL_LOG_INFO(LOGM, "vulkan: using %s (validation %s, wireframe %s, timestamps %s, subgroup ops %s)",
                   gpu->caps.device_name, gpu->caps.validation ? "on" : "off",
                   gpu->caps.fill_mode_non_solid ? "yes" : "no",
-                  gpu->caps.timestamps ? "yes" : "no");
+                  gpu->caps.timestamps ? "yes" : "no",
+                  gpu->caps.subgroup_ballot_arith ? "yes" : "no");
     *out = gpu;
     return RILL_OK;
 }
