@@ -811,10 +811,10 @@ rill_result rill__gpu_create(const rill__gpu_desc *desc, rill__gpu **out, rill_e
         rill__gpu_destroy(gpu);
         return r;
     }
-    RILL_LOG_INFO(LOGM, "vulkan: using %s (validation %s, wireframe %s, timestamps %s, subgroup ops %s)",
+    RILL_LOG_INFO(LOGM,
+                  "vulkan: using %s (validation %s, wireframe %s, timestamps %s, subgroup ops %s)",
                   gpu->caps.device_name, gpu->caps.validation ? "on" : "off",
-                  gpu->caps.fill_mode_non_solid ? "yes" : "no",
-                  gpu->caps.timestamps ? "yes" : "no",
+                  gpu->caps.fill_mode_non_solid ? "yes" : "no", gpu->caps.timestamps ? "yes" : "no",
                   gpu->caps.subgroup_ballot_arith ? "yes" : "no");
     *out = gpu;
     return RILL_OK;
