@@ -1,7 +1,7 @@
 /* hlod.c: far-world proxies drawn where streamed instances are not resident (rill/render/hlod.h).
  * The stream decides how much of each instance's proxy stands in for it (proxy_fade); this file
- * loads the proxy files (reads, parses and prepares each part's vertices and voxel copy on
- * workers; GPU objects on the main thread), picks the
+ * loads the proxy files (reads, parses and builds each part's voxel GI copy on workers; the
+ * vertices and GPU objects on the main thread), picks the
  * level (a cell's merged level-1 part, or each instance's level-0 proxy) and hands the draws to
  * the snapshot as ordinary instances with the LOD crossfade's dither fade. */
 #include "rill/render/hlod.h"
@@ -38,13 +38,12 @@ typedef struct gpu_part {
     float cell_min[2], cell_max[2];
 } gpu_part;
 
-/* A part as the worker that parsed its file leaves it for make_part: the mesh's vertices and
- * indices (part_mesh) and the voxel GI's copy of its triangles, so that the main thread only
- * makes the GPU objects (building these there was two thirds of making a part). */
+/* What the worker that parsed a file leaves for make_part: each part's voxel GI copy of its
+ * triangles (building it on the main thread was two thirds of making a part; the mesh keeps it
+ * for its life, so holding it from the parse on costs no memory at the end). The mesh's own
+ * vertices are laid out on the main thread, part by part: laid out ahead for a whole file, the
+ * level-1 cells of the 100 km² world held ~180 MB more for their first hundred frames. */
 typedef struct part_prep {
-    rill_vertex *vertices;
-    uint32_t *indices;
-    uint32_t vertex_count;
     rill__vox_source vox;
 } part_prep;
 
@@ -147,8 +146,6 @@ static bool prepare_parts(proxy_file *f, const rill_hlod *h);
 
 static void free_preps(proxy_file *f, uint32_t count) {
     for (uint32_t i = 0; f->preps && i < count; i++) {
-        rill_free(f->preps[i].vertices);
-        rill_free(f->preps[i].indices);
         rill__vox_source_free(&f->preps[i].vox);
     }
     rill_free(f->preps);
@@ -230,10 +227,11 @@ static void part_uv(uint32_t index, float uv[2]) {
     uv[1] = ((float)(index / HLOD_ATLAS) + 0.5f) / (float)HLOD_ATLAS;
 }
 
-/* A part's mesh (on the worker): each vertex's uv is the centre of its palette texel. A triangle
+/* A part's vertices and indices: each vertex's uv is the centre of its palette texel. A triangle
  * whose corners name different colours takes its first corner's for all three (copies of the
- * others), so no triangle samples between texels. */
-static bool part_mesh(const rill_hlod_part *pt, part_prep *out) {
+ * others), so no triangle samples between texels. *out_v and *out_idx are the caller's to free. */
+static bool part_mesh(const rill_hlod_part *pt, rill_vertex **out_v, uint32_t **out_idx,
+                      uint32_t *out_count) {
     uint32_t nv = pt->vertex_count, ni = pt->index_count;
     rill_vertex *v = rill_malloc_tagged(((size_t)nv + ni) * sizeof *v + sizeof *v, RILL_MEM_RENDER);
     uint32_t *idx = rill_malloc_tagged((size_t)ni * 4u + 4u, RILL_MEM_RENDER);
@@ -262,7 +260,7 @@ static bool part_mesh(const rill_hlod_part *pt, part_prep *out) {
             idx[t + k] = count++;
         }
     }
-    out->vertices = v, out->indices = idx, out->vertex_count = count;
+    *out_v = v, *out_idx = idx, *out_count = count;
     return true;
 }
 
@@ -281,7 +279,7 @@ static void part_vox(const rill_hlod_part *pt, rill__vox_source *out) {
     rill_free(xyz);
 }
 
-/* Prepares every part of a parsed file (the worker); false when out of memory. */
+/* Builds every part's voxel copy (the worker); false when out of memory. */
 static bool prepare_parts(proxy_file *f, const rill_hlod *h) {
     f->preps = rill_calloc_tagged(h->part_count + 1u, sizeof *f->preps, RILL_MEM_RENDER);
     if (!f->preps) {
@@ -292,33 +290,33 @@ static bool prepare_parts(proxy_file *f, const rill_hlod *h) {
         if (!pt->index_count) {
             continue; /* draws nothing */
         }
-        if (!part_mesh(pt, &f->preps[i])) {
-            free_preps(f, h->part_count);
-            return false;
-        }
         part_vox(pt, &f->preps[i].vox);
     }
     return true;
 }
 
-/* The part's GPU mesh from its prepared vertices, and the voxel copy moved into it. */
-static bool make_mesh(rill_renderer *r, uint32_t index_count, part_prep *pp, const char *label,
+/* The part's GPU mesh, and the worker's voxel copy moved into it. */
+static bool make_mesh(rill_renderer *r, const rill_hlod_part *pt, part_prep *pp, const char *label,
                       rill_mesh *out) {
+    rill_vertex *v = NULL;
+    uint32_t *idx = NULL, count = 0;
+    if (!part_mesh(pt, &v, &idx, &count)) {
+        return false;
+    }
     rill_error err = {0};
     *out = rill_render_mesh_create(r,
-                                   &(rill_mesh_desc){.vertices = pp->vertices,
-                                                     .vertex_count = pp->vertex_count,
-                                                     .indices = pp->indices,
-                                                     .index_count = index_count,
+                                   &(rill_mesh_desc){.vertices = v,
+                                                     .vertex_count = count,
+                                                     .indices = idx,
+                                                     .index_count = pt->index_count,
                                                      .label = label,
                                                      .gpu_only = true},
                                    &err);
     if (out->id) {
         rill__mesh_take_vox_source(r, *out, &pp->vox);
     }
-    rill_free(pp->vertices); /* copied by the renderer */
-    rill_free(pp->indices);
-    pp->vertices = NULL, pp->indices = NULL;
+    rill_free(v);
+    rill_free(idx);
     return out->id != 0;
 }
 
@@ -347,7 +345,7 @@ static bool make_part(rill_renderer *r, const rill_hlod_part *pt, part_prep *pp,
         &(rill_texture_desc){
             .pixels = px, .width = HLOD_ATLAS, .height = HLOD_ATLAS, .srgb = true, .label = label},
         &err);
-    if (!g->texture.id || !make_mesh(r, pt->index_count, pp, label, &g->mesh)) {
+    if (!g->texture.id || !make_mesh(r, pt, pp, label, &g->mesh)) {
         return false;
     }
     g->material =
