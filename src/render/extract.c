@@ -597,6 +597,46 @@ static bool extract_model_meshes(rill_world *world, const rill_render_components
     return ok;
 }
 
+/* Reverses instances [from, to) in place. */
+static void reverse_instances(rill_render_instance *in, uint32_t from, uint32_t to) {
+    while (to > from + 1u) {
+        to--;
+        rill_render_instance t = in[from];
+        in[from] = in[to];
+        in[to] = t;
+        from++;
+    }
+}
+
+/* Every MeshInstance with a GlobalTransform, in the query driver's forward dense order: the query
+ * walks from the last entity added back, so the block is reversed once written. A spawn then
+ * appends (the positions before it keep their instances, so extract's marks and GPU culling's
+ * unchanged-instance skip still see them unchanged) and a despawn moves only the last one into
+ * its hole. False when out of memory. */
+static bool extract_mesh_instances(rill_world *world, const rill_render_components *comps,
+                                   rill_render_extract_buf *buf) {
+    rill_query_desc qd;
+    memset(&qd, 0, sizeof(qd));
+    qd.with[0] = comps->mesh_instance;
+    qd.with[1] = rill_world_builtin(world)->global_transform;
+    rill_query q = rill_world_query(world, &qd);
+    uint32_t base = buf->instances.len;
+    while (rill_query_next(&q)) {
+        const rill_mesh_instance *mi = rill_query_get(&q, 0);
+        rill_mesh mesh = {mi->mesh};
+        rill_material mat = {mi->material};
+        const rill_global_transform *xf = rill_query_get(&q, 1);
+        if (!in_world(world, buf, q.entity, xf)) {
+            continue;
+        }
+        if (!push_instance(world, comps, buf, q.entity, mesh, mat, xf)) {
+            return false;
+        }
+    }
+    reverse_instances(buf->instances.data, base, buf->instances.len);
+    return true;
+}
+
 /* Sizes buf->instances for what this frame can append at most (every MeshInstance, every shown
  * ModelMesh, every terrain chunk mesh) before anything is: the walk then writes in place and the
  * terrain's chunks after it do not reallocate and copy the walk's instances (in the first extract
@@ -827,21 +867,8 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
 
     rill_render_terrain *rt = rill__render_terrain_of(world);
     size_instances(world, comps, buf, rt);
-    memset(&qd, 0, sizeof(qd));
-    qd.with[0] = comps->mesh_instance;
-    qd.with[1] = b->global_transform;
-    q = rill_world_query(world, &qd);
-    while (rill_query_next(&q)) {
-        const rill_mesh_instance *mi = rill_query_get(&q, 0);
-        rill_mesh mesh = {mi->mesh};
-        rill_material mat = {mi->material};
-        const rill_global_transform *xf = rill_query_get(&q, 1);
-        if (!in_world(world, buf, q.entity, xf)) {
-            continue;
-        }
-        if (!push_instance(world, comps, buf, q.entity, mesh, mat, xf)) {
-            return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory in extract");
-        }
+    if (!extract_mesh_instances(world, comps, buf)) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory in extract");
     }
     if (comps->model_mesh.id && rill_world_component_len(world, comps->model_mesh) &&
         !extract_model_meshes(world, comps, buf)) {
