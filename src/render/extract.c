@@ -79,6 +79,8 @@ void rill_render_extract_buf_free(rill_render_extract_buf *buf) {
     rill_array_free(&buf->morph_weights);
     rill_array_free(&buf->prev_instances);
     rill_array_free(&buf->instance_changed);
+    rill_array_free(&buf->instance_prev);
+    rill_array_free(&buf->lookup);
     buf->instance_epoch = buf->prev_epoch = 0; /* the next extract compares with nothing */
 }
 

@@ -255,9 +255,30 @@ static void assert_marked_from(const rill_render_snapshot *s, const rill_render_
     }
 }
 
+/* instance_prev of s: position i came from prev position i + shift for i in [from, to), from i
+ * before `from` (UINT32_MAX at `fresh`, when it is not UINT32_MAX); it agrees with the marks, and
+ * every position it names held the same bytes and id. */
+static void assert_prev(const rill_render_snapshot *s, const rill_render_instance *prev,
+                        uint32_t prev_n, uint32_t from, int shift, uint32_t fresh) {
+    assert_non_null(s->instance_prev);
+    for (uint32_t i = 0; i < s->instance_count; i++) {
+        uint32_t p = s->instance_prev[i];
+        uint32_t want = i == fresh ? UINT32_MAX : i < from ? i : (uint32_t)((int)i + shift);
+        assert_int_equal(p, want);
+        assert_int_equal(p == i, s->instance_changed[i] == 0);
+        if (p != UINT32_MAX) {
+            assert_true(p < prev_n);
+            assert_true(s->instances[i].id == prev[p].id);
+            assert_memory_equal(&s->instances[i], &prev[p],
+                                offsetof(rill_render_instance, range_count) + sizeof(uint32_t));
+        }
+    }
+}
+
 /* Marks over the jobs follow positions that shift: the shown models are walked in slot order, so
  * a despawn in the middle shifts every later instance one position down (each is marked, the ones
- * before are not), and a spawn that takes the freed slot shifts them back up. */
+ * before are not), and a spawn that takes the freed slot shifts them back up; instance_prev finds
+ * each shifted one where the last extract had it, and names the spawn new. */
 static void test_marks_follow_shifts(void **state) {
     fixture *f = *state;
     rill_jobs *four = jobs_of(4);
@@ -279,6 +300,7 @@ static void test_marks_follow_shifts(void **state) {
     extract(f, four, &xb, &s);
     assert_int_equal(s.instance_count, f->expected - 1u);
     assert_marked_from(&s, prev, f->expected, at);
+    assert_prev(&s, prev, f->expected, at, 1, UINT32_MAX); /* each found one further on */
 
     memcpy(prev, s.instances, bytes - sizeof(rill_render_instance));
     rill_entity e = rill_world_spawn(f->w);
@@ -292,6 +314,7 @@ static void test_marks_follow_shifts(void **state) {
     assert_int_equal(s.instance_count, f->expected);
     assert_int_equal(position_of(&s, e), at);
     assert_marked_from(&s, prev, f->expected - 1u, at);
+    assert_prev(&s, prev, f->expected - 1u, at, -1, at); /* the spawn is new */
 
     free(prev);
     rill_render_extract_buf_free(&xb);

@@ -165,6 +165,7 @@ static void test_marks_follow_changes(void **state) {
     extract(&s, &xs, &ss);
     assert_int_equal(marked(&sb, &first), 1);
     assert_int_equal(first, position_of(&sb, s.ents[8123]));
+    assert_int_equal(sb.instance_prev[first], UINT32_MAX); /* changed: found nowhere */
     assert_memory_equal(sb.instance_changed, ss.instance_changed, MANY);
 
     /* A spawn, then a despawn: each position compared with the last extract's. */
@@ -184,6 +185,10 @@ static void test_marks_follow_changes(void **state) {
     assert_int_equal(position_of(&sb, extra), MANY); /* the spawn appends: nothing shifts */
     assert_int_equal(marked(&sb, &first), 1);
     assert_int_equal(first, MANY);
+    for (uint32_t i = 0; i < MANY; i++) {
+        assert_int_equal(sb.instance_prev[i], i);
+    }
+    assert_int_equal(sb.instance_prev[MANY], UINT32_MAX);
 
     memcpy(prev, sb.instances, bytes);
     uint32_t gone_at = position_of(&sb, s.ents[10]);

@@ -99,6 +99,10 @@ typedef struct rill_render_extract_buf {
      * one's (0: not a finished extract), and the elapsed time of the last extract's marking. */
     RILL_ARRAY(rill_render_instance) prev_instances;
     RILL_ARRAY(uint8_t) instance_changed;
+    /* Per instance, its position in the last extract (the snapshot's instance_prev), and the
+     * id lookup that finds it (4 to 8 buckets per instance). */
+    RILL_ARRAY(uint32_t) instance_prev;
+    RILL_ARRAY(uint32_t) lookup;
     uint64_t instance_epoch, prev_epoch;
     uint64_t mark_ns;
 } rill_render_extract_buf;

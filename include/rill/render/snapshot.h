@@ -266,6 +266,14 @@ typedef struct rill_render_snapshot {
      * bytes per instance a frame. A 0 for an instance that did change keeps it drawn as it was.
      * rill_render_extract fills it (rill/render/extract.h, ON WHAT CHANGED). */
     const uint8_t *instance_changed;
+    /* Optional (NULL: none): per instance, the position of the previous snapshot (the one
+     * instance_changed_since names) that held it byte for byte, UINT32_MAX when none did (a new
+     * or changed instance). Unlike instance_changed it follows an instance that moved to another
+     * position (a spawn or despawn before it, an LOD level added or removed): GPU culling passes
+     * those unread too. Where both are set they agree: instance_prev[i] == i exactly where
+     * instance_changed[i] == 0. rill_render_extract fills it; a snapshot built by hand may leave
+     * it NULL. */
+    const uint32_t *instance_prev;
     /* Which snapshots the marks compare: instance_epoch names this snapshot's instances (unique
      * in the process), instance_changed_since the snapshot they were compared with (0: none, so
      * every position is marked). rill_render_extract sets both; a snapshot built by hand leaves
