@@ -375,6 +375,10 @@ uint64_t rill_app_streaming_budget_ns(const rill_app *app);
  * (rill_app_last_streaming_ns), the stream update after it in the frame gets that much less
  * (rill_stream_set_budget_ns), and so does the next frame's loader budget. */
 void rill_app_add_streaming_ns(rill_app *app, uint64_t ns);
+/* Asks the next frame's loader to leave ns of its budget for streaming work that waited (the model
+ * system's tree that did not fit in this frame's budget left): its budget is that much smaller,
+ * down to a sixteenth of the streaming budget. A deterministic app keeps the whole budget. */
+void rill_app_reserve_streaming_ns(rill_app *app, uint64_t ns);
 /* rill_streaming_camera_pick on the app's world and mode. When out_position is not NULL and a
  * camera is returned, it receives the camera's world position (from GlobalTransform, else its
  * Transform translation, else the origin). */

@@ -74,6 +74,7 @@ struct rill_app {
     uint64_t frame_budget_ns; /* this frame's loader budget (loader_budget) */
     uint64_t update_ns;       /* the last stream update */
     uint64_t other_ns;        /* streaming work noted since the loader's update (add_streaming) */
+    uint64_t reserve_ns;      /* room asked for the next loader update (reserve_streaming) */
     /* The frame's streaming ledger: every part of this frame's streaming work so far (the loader,
      * the stream update, what add_streaming noted); streaming_ns is the last frame's whole. */
     uint64_t frame_ns;
@@ -164,13 +165,22 @@ static uint64_t loader_budget(const rill_app *app) {
     }
     uint64_t other = app->update_ns + app->other_ns;
     uint64_t least = RILL_MAX(b / 4u, (uint64_t)1u);
-    return other < b && b - other > least ? b - other : least;
+    uint64_t budget = other < b && b - other > least ? b - other : least;
+    /* Room asked for work left from the last frame (a model tree that did not fit): the loader
+     * gives it up, down to a sixteenth of the budget. */
+    uint64_t floor = RILL_MAX(b / 16u, (uint64_t)1u);
+    if (app->reserve_ns) {
+        budget =
+            budget > app->reserve_ns + floor ? budget - app->reserve_ns : RILL_MIN(budget, floor);
+    }
+    return budget;
 }
 
 static void sys_scenes(rill_app *app, void *user) {
     (void)user;
     app->frame_budget_ns = loader_budget(app);
     app->other_ns = 0;
+    app->reserve_ns = 0;
     rill_scene_loader_set_budget(app->scenes, app->frame_budget_ns);
     uint64_t t0 = rill_time_ns();
     rill_scene_loader_update(app->scenes);
@@ -757,6 +767,12 @@ void rill_app_add_streaming_ns(rill_app *app, uint64_t ns) {
         if (app->stream_ran) {
             app->late_ns += ns;
         }
+    }
+}
+
+void rill_app_reserve_streaming_ns(rill_app *app, uint64_t ns) {
+    if (app) {
+        app->reserve_ns += ns;
     }
 }
 

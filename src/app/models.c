@@ -42,6 +42,9 @@ static void sys_spawn(rill_app *app, void *user) {
     uint64_t t0 = rill_time_ns();
     rill_scene_models_update(m->scene);
     rill_app_add_streaming_ns(app, rill_time_ns() - t0);
+    if (m->share_budget) { /* a tree that did not fit gets room in the next frame */
+        rill_app_reserve_streaming_ns(app, rill_scene_models_deferred_ns(m->scene));
+    }
     /* Animated nodes get their Transforms before this frame's propagation, trees spawned this
      * frame included. */
     rill_scene_anim_update(m->anim, (float)rill_app_get_time(app)->dt);
@@ -93,6 +96,7 @@ rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,
                                   .clock = rill_app_clock(app)},
         err);
     if (m->scene) {
+        rill_scene_models_set_spawn_defer(m->scene, m->share_budget);
         m->anim = rill_scene_anim_create(
             &(rill_scene_anim_desc){.world = w, .models = m->scene, .jobs = rill_app_jobs(app)},
             err);

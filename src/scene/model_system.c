@@ -38,7 +38,8 @@ typedef struct model_entry {
      * VFS: packs first, then loose files; contiguous, the probe stops at the first missing). */
     struct model_entry *lod[RILL_SCENE_MODEL_MAX_LEVELS - 1];
     uint32_t lod_count;
-    bool warned; /* its failure was said (once, with the first entity naming it) */
+    bool warned;       /* its failure was said (once, with the first entity naming it) */
+    uint64_t spawn_ns; /* the last spawn of a tree of it, its levels included (0: none yet) */
 } model_entry;
 
 typedef enum track_state {
@@ -81,6 +82,8 @@ struct rill_scene_models {
     uint64_t spawn_budget_ns;
     rill_clock clock;
     bool unbudgeted;                /* flush: spawn everything */
+    bool defer;                     /* rill_scene_models_set_spawn_defer */
+    bool deferred;                  /* the last update left a tree for this one */
     rill_scene_models_pick_fn pick; /* how new trees spawn (the LOD system's picker) */
     void *pick_user;
     rill__entity_list spawned_meshes; /* scratch: the ModelMesh entities of one track's spawn */
@@ -525,11 +528,27 @@ static void spawn_track(rill_scene_models *m, model_track *t) {
     }
 }
 
-/* Spawns the waiting tracks whose files are ready, in arrival order, within the spawn budget. */
+/* With deferral on: whether t's tree waits for the next update, its file's last spawn costing more
+ * than the budget has left (`used` of it spent); never twice in a row, never in a flush. */
+static bool defer_track(rill_scene_models *m, const model_track *t, uint64_t used) {
+    if (!m->defer || m->unbudgeted || m->deferred || !t->entry->spawn_ns) {
+        return false;
+    }
+    uint64_t left = used < m->spawn_budget_ns ? m->spawn_budget_ns - used : 0u;
+    if (t->entry->spawn_ns <= left) {
+        return false;
+    }
+    m->stats.last_deferred_ns = t->entry->spawn_ns;
+    return true;
+}
+
+/* Spawns the waiting tracks whose files are ready, in arrival order, within the spawn budget (a
+ * tree expected not to fit may wait an update: defer_track). */
 static void spawn_waiting(rill_scene_models *m) {
     uint64_t t0 = rill_clock_now(&m->clock), now = t0;
     bool spent = false;
     uint32_t kept = 0, i = 0;
+    m->stats.last_deferred_ns = 0;
     for (; i < m->waiting.len && !spent; i++) {
         uint64_t ti = 0;
         if (!rill_map_get(&m->track_of, m->waiting.data[i], &ti)) {
@@ -543,11 +562,18 @@ static void spawn_waiting(rill_scene_models *m) {
             m->waiting.data[kept++] = t->entity;
             continue;
         }
+        if (defer_track(m, t, now - t0)) {
+            break; /* it and the rest wait: i is not consumed */
+        }
         m->pending--;
+        uint64_t s0 = now;
+        model_entry *e = t->entry;
         spawn_track(m, t);
         now = rill_clock_now(&m->clock);
+        e->spawn_ns = RILL_MAX(now - s0, (uint64_t)1u);
         spent = !m->unbudgeted && now - t0 >= m->spawn_budget_ns;
     }
+    m->deferred = m->stats.last_deferred_ns != 0;
     if (m->waiting.len > i) {
         memmove(m->waiting.data + kept, m->waiting.data + i,
                 (m->waiting.len - i) * sizeof(rill_entity));
@@ -643,6 +669,17 @@ rill_scene_models *rill_scene_models_create(const rill_scene_models_desc *desc, 
         return NULL;
     }
     return m;
+}
+
+void rill_scene_models_set_spawn_defer(rill_scene_models *m, bool on) {
+    if (m) {
+        m->defer = on;
+        m->deferred = false;
+    }
+}
+
+uint64_t rill_scene_models_deferred_ns(const rill_scene_models *m) {
+    return m ? m->stats.last_deferred_ns : 0u;
 }
 
 void rill_scene_models_set_spawn_budget(rill_scene_models *m, uint64_t ns) {

@@ -780,13 +780,24 @@ static void test_streaming_ledger(void **state) {
         print_message("stream budget: %llu ns after 1 ms noted, %llu after 5, %llu after 2 late\n",
                       (unsigned long long)after_one, (unsigned long long)spent,
                       (unsigned long long)after_late);
+        /* Room reserved for work that waited: the next loader budget gives it up, down to a
+         * sixteenth of the budget. */
+        rill_app_reserve_streaming_ns(app, ms);
+        rill_app_frame(app);
+        uint64_t reserved = rill_app_streaming_budget_ns(app);
+        rill_app_reserve_streaming_ns(app, 10 * ms);
+        rill_app_frame(app);
+        uint64_t floor = rill_app_streaming_budget_ns(app);
         if (det) {
             assert_true(after_one == RILL_STREAM_NO_BUDGET && spent == RILL_STREAM_NO_BUDGET &&
                         after_late == RILL_STREAM_NO_BUDGET);
+            assert_true(reserved == 3 * ms && floor == 3 * ms);
         } else {
             assert_true(after_one <= 2 * ms);
             assert_int_equal(spent, 0);
             assert_true(after_late <= ms);
+            assert_true(reserved <= 2 * ms);
+            assert_int_equal(floor, 3 * ms / 16);
         }
         rill_app_destroy(app);
     }

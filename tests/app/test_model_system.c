@@ -303,8 +303,10 @@ static void test_model_system_many(void **state) {
 }
 
 /* Tree spawns share the frame's streaming budget with the scene loader: with the whole budget
- * spent (1 ns), a frame spawns exactly one ready tree, never all of them; and so do the despawns
- * of dropped trees: every Model removed at once, one tree goes a frame. */
+ * spent (1 ns), the first ready tree spawns (its cost unknown yet), then a tree that would not fit
+ * waits one frame (the next frame's loader is asked to leave it room) and spawns in the next: one
+ * tree every other frame, never all of them; and the despawns of dropped trees share it too:
+ * every Model removed at once, one tree goes a frame. */
 static void test_model_system_shares_streaming_budget(void **state) {
     (void)state;
     enum { N = 6 };
@@ -322,10 +324,17 @@ static void test_model_system_shares_streaming_budget(void **state) {
     }
     assert_int_equal(st.spawned, 1);
     assert_int_equal(rill_app_streaming_budget_left_ns(env.app), 0);
+    rill_scene_models *sm = rill_app_models_scene(models);
+    assert_int_equal(rill_scene_models_deferred_ns(sm), 0);
     for (uint32_t k = 2; k <= N; k++) {
         rill_app_frame(env.app);
         rill_app_models_get_stats(models, &st);
+        assert_int_equal(st.spawned, k - 1);
+        assert_true(rill_scene_models_deferred_ns(sm) > 0);
+        rill_app_frame(env.app);
+        rill_app_models_get_stats(models, &st);
         assert_int_equal(st.spawned, k);
+        assert_int_equal(rill_scene_models_deferred_ns(sm), 0);
     }
     rill_world *w = rill_app_world(env.app);
     uint32_t per_tree = mesh_instances(w, &rc) / N;

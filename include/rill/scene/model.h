@@ -257,6 +257,9 @@ typedef struct rill_scene_models_stats {
     uint32_t tracked, spawned, pending, failed, models;
     uint64_t spawns, warnings, releases;
     uint64_t last_spawn_ns; /* time the last update spent spawning trees */
+    /* With deferral on (rill_scene_models_set_spawn_defer): what the tree the last update left for
+     * the next one is expected to cost (its file's last spawn), 0 when none waited so. */
+    uint64_t last_deferred_ns;
 } rill_scene_models_stats;
 
 /* Registers the model components and the glTF asset loader. NULL + err on failure. */
@@ -270,6 +273,14 @@ void rill_scene_models_update(rill_scene_models *m);
 void rill_scene_models_flush(rill_scene_models *m);
 /* Sets the time later updates may spend spawning trees (taken as is: 0 = one tree per update). */
 void rill_scene_models_set_spawn_budget(rill_scene_models *m, uint64_t ns);
+/* Deferral (off by default): a ready tree whose file's last spawn cost more than the budget has
+ * left waits for the next update (stats.last_deferred_ns says what it will cost, for the caller to
+ * leave it room), where it spawns whatever the budget says: one tree every other update at least,
+ * instead of one every update spawned over the budget. An app sharing the streaming budget turns
+ * it on (docs/streaming.md "Counters"). */
+void rill_scene_models_set_spawn_defer(rill_scene_models *m, bool on);
+/* stats.last_deferred_ns without the counting rill_scene_models_get_stats does (NULL: 0). */
+uint64_t rill_scene_models_deferred_ns(const rill_scene_models *m);
 void rill_scene_models_get_stats(const rill_scene_models *m, rill_scene_models_stats *out);
 /* The trees spawned for entity e, level by level: out_roots[0] the base (the tree
  * rill_scene_models_root returns), then the baked detail levels, spawned as hidden siblings under
