@@ -84,6 +84,7 @@ struct rill_scene_models {
     bool unbudgeted;                /* flush: spawn everything */
     bool defer;                     /* rill_scene_models_set_spawn_defer */
     bool deferred;                  /* the last update left a tree for this one */
+    uint64_t ns_per_node;           /* running spawn cost per glTF node (0: none spawned yet) */
     rill_scene_models_pick_fn pick; /* how new trees spawn (the LOD system's picker) */
     void *pick_user;
     rill__entity_list spawned_meshes; /* scratch: the ModelMesh entities of one track's spawn */
@@ -528,18 +529,48 @@ static void spawn_track(rill_scene_models *m, model_track *t) {
     }
 }
 
-/* With deferral on: whether t's tree waits for the next update, its file's last spawn costing more
- * than the budget has left (`used` of it spent); never twice in a row, never in a flush. */
+/* The glTF nodes t's spawn makes: its base file's and its ready levels' (1 at least). */
+static uint64_t track_nodes(const rill_scene_models *m, const model_track *t) {
+    uint64_t n = 0;
+    uint32_t levels = t->entry->state == ENTRY_READY ? ready_levels(t) : 0u;
+    for (uint32_t k = 0; k < levels; k++) {
+        const model_entry *e = k ? t->entry->lod[k - 1u] : t->entry;
+        const rill_gltf_model *gm =
+            rill_asset_get_payload_as(m->assets, e->asset, RILL_GLTF_ASSET_LOADER);
+        n += gm ? gm->node_count : 0u;
+    }
+    return RILL_MAX(n, (uint64_t)1u);
+}
+
+/* What t's spawn is expected to cost: its file's last spawn, else its nodes at the system's
+ * running cost per node (0: nothing spawned yet, unknown). */
+static uint64_t track_cost(const rill_scene_models *m, const model_track *t) {
+    return t->entry->spawn_ns ? t->entry->spawn_ns : track_nodes(m, t) * m->ns_per_node;
+}
+
+/* With deferral on: whether t's tree waits for the next update, expected to cost more than the
+ * budget has left (`used` of it spent; track_cost); never twice in a row, never in a flush. */
 static bool defer_track(rill_scene_models *m, const model_track *t, uint64_t used) {
-    if (!m->defer || m->unbudgeted || m->deferred || !t->entry->spawn_ns) {
+    if (!m->defer || m->unbudgeted || m->deferred) {
         return false;
     }
+    uint64_t cost = track_cost(m, t);
     uint64_t left = used < m->spawn_budget_ns ? m->spawn_budget_ns - used : 0u;
-    if (t->entry->spawn_ns <= left) {
+    if (!cost || cost <= left) {
         return false;
     }
-    m->stats.last_deferred_ns = t->entry->spawn_ns;
+    m->stats.last_deferred_ns = cost;
     return true;
+}
+
+/* Learns from a spawn of t that took ns: its file's cost, and the running cost per node. */
+static void note_spawn_cost(rill_scene_models *m, const model_track *t, uint64_t ns) {
+    ns = RILL_MAX(ns, (uint64_t)1u);
+    t->entry->spawn_ns = ns;
+    if (t->state == TRACK_SPAWNED) {
+        uint64_t per = RILL_MAX(ns / track_nodes(m, t), (uint64_t)1u);
+        m->ns_per_node = m->ns_per_node ? (3u * m->ns_per_node + per) / 4u : per;
+    }
 }
 
 /* Spawns the waiting tracks whose files are ready, in arrival order, within the spawn budget (a
@@ -567,10 +598,9 @@ static void spawn_waiting(rill_scene_models *m) {
         }
         m->pending--;
         uint64_t s0 = now;
-        model_entry *e = t->entry;
         spawn_track(m, t);
         now = rill_clock_now(&m->clock);
-        e->spawn_ns = RILL_MAX(now - s0, (uint64_t)1u);
+        note_spawn_cost(m, t, now - s0);
         spent = !m->unbudgeted && now - t0 >= m->spawn_budget_ns;
     }
     m->deferred = m->stats.last_deferred_ns != 0;
