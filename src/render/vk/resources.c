@@ -680,12 +680,15 @@ static rill__upload_shape upload_shape(const vk_upload *u) {
     return s;
 }
 
-/* Copies piece p of u to dst: from its own packed copy, or from its borrowed levels packed the
- * same way (each level padded to 16 bytes). */
+/* Copies piece p of u to dst: from its own copy, or from its borrowed levels packed the way the
+ * pieces count them (each level padded to 16 bytes). An own copy holds one level, unpadded: a
+ * piece of whole levels counts its padding too, which is past the copy's end and never read by
+ * the image copy, so only the bytes the copy has are read. */
 static void piece_copy_out(const vk_upload *u, const rill__upload_shape *s,
                            const rill__upload_piece *p, uint8_t *dst) {
     if (!u->borrowed) {
-        memcpy(dst, (const uint8_t *)u->data + p->src, p->bytes);
+        uint64_t have = u->size > p->src ? u->size - p->src : 0u;
+        memcpy(dst, (const uint8_t *)u->data + p->src, RILL_MIN(p->bytes, have));
         return;
     }
     if (p->rows) {
