@@ -35,19 +35,29 @@ void rill_mutex_destroy(rill_mutex *m) {
 
 static _Thread_local rill_thread_blocked blocked;
 
-/* A code address relative to the base of the binary that holds it (0 stays 0). */
-static uintptr_t relative_to_binary(uintptr_t at) {
-    Dl_info info;
-    if (at != 0 && dladdr((void *)at, &info) != 0 && info.dli_fbase) {
-        return at - (uintptr_t)info.dli_fbase;
+/* A code address relative to the base of the binary that holds it (0 stays 0). dladdr walks the
+ * loader's lists under its lock, and rill_thread_blocked_now is read around every profiled chunk
+ * (rill_jobs_set_chunk_profiling), so each site keeps its last answer in `memo` ({address,
+ * relative}): the longest wait's site rarely changes between two reads. */
+static uintptr_t relative_to_binary(uintptr_t at, uintptr_t memo[2]) {
+    if (at == 0 || at == memo[0]) {
+        return at == 0 ? 0 : memo[1];
     }
-    return at;
+    Dl_info info;
+    uintptr_t rel = at;
+    if (dladdr((void *)at, &info) != 0 && info.dli_fbase) {
+        rel = at - (uintptr_t)info.dli_fbase;
+    }
+    memo[0] = at;
+    memo[1] = rel;
+    return rel;
 }
 
 rill_thread_blocked rill_thread_blocked_now(void) {
     rill_thread_blocked b = blocked;
-    b.lock_max_at = relative_to_binary(b.lock_max_at);
-    b.cond_max_at = relative_to_binary(b.cond_max_at);
+    static _Thread_local uintptr_t lock_memo[2], cond_memo[2];
+    b.lock_max_at = relative_to_binary(b.lock_max_at, lock_memo);
+    b.cond_max_at = relative_to_binary(b.cond_max_at, cond_memo);
     return b;
 }
 
